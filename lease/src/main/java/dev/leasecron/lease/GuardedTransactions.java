@@ -1,0 +1,154 @@
+package dev.leasecron.lease;
+
+import dev.leasecron.jobs.LeaseLostException;
+import dev.leasecron.jobs.TransactionWork;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import javax.sql.DataSource;
+
+/**
+ * Transactions on the configured databases, guarded by the lease the current work runs under (see
+ * {@link CurrentLease}). Under a lease:
+ *
+ * <ol>
+ *   <li>verify runs before the work's first statement: in the transaction itself on the primary
+ *       database, against the primary first for any other database (which has no lease table); when
+ *       the lease is not this holder's, not one statement of the work runs;
+ *   <li>the transaction ends with the work's scope: when the lease is lost (or the scope ends for a
+ *       shutdown) while it is open, its connection is aborted;
+ *   <li>the commit is refused once the scope has ended, and the transaction rolled back.
+ * </ol>
+ *
+ * Outside a lease a transaction runs unguarded. Writes outside such a transaction are not checked:
+ * work stops through its scope, not through a check on every statement.
+ */
+public final class GuardedTransactions {
+    /** The name of the primary database, the one that holds the leases. */
+    public static final String PRIMARY = "primary";
+    private static final Set<String> RESERVED = Set.of("commit", "rollback", "close", "setAutoCommit", "abort",
+            "setSavepoint", "releaseSavepoint");
+
+    private final Leases leases;
+    private final Map<String, DataSource> databases;
+
+    /**
+     * @param primary the database holding the leases
+     * @param others further databases by name; {@value #PRIMARY} is reserved
+     */
+    public GuardedTransactions(Leases leases, DataSource primary, Map<String, DataSource> others) {
+        if (others.containsKey(PRIMARY)) {
+            throw new IllegalArgumentException("the database name \"" + PRIMARY + "\" is reserved for the primary database");
+        }
+        this.leases = leases;
+        var all = new java.util.HashMap<String, DataSource>(others);
+        all.put(PRIMARY, primary);
+        this.databases = Map.copyOf(all);
+    }
+
+    /**
+     * Runs {@code work} in one transaction on {@code database}, committed when it returns and rolled
+     * back when it throws.
+     *
+     * @throws IllegalArgumentException no database has that name
+     * @throws LeaseLostException the current lease was not, or is no longer, this holder's
+     * @throws CancellationException the work's scope ended for a shutdown before the commit
+     * @throws Exception what the work threw
+     */
+    public <T> T inTransaction(String database, TransactionWork<T> work) throws Exception {
+        DataSource dataSource = databases.get(database);
+        if (dataSource == null) {
+            throw new IllegalArgumentException("no database named \"" + database + "\"; configured: "
+                    + new java.util.TreeSet<>(databases.keySet()));
+        }
+        Optional<CurrentLease.Bound> bound = CurrentLease.bound();
+        if (bound.isPresent() && !PRIMARY.equals(database)) {
+            requireHeld(bound.get(), leases.store().verify(bound.get().handle().name(), bound.get().handle().holder()).isPresent());
+        }
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            AutoCloseable endsWithScope = bound.isPresent()
+                    ? bound.get().scope().onCancel(() -> abortQuietly(connection))
+                    : () -> {};
+            try (endsWithScope) {
+                if (bound.isPresent() && PRIMARY.equals(database)) {
+                    Handle h = bound.get().handle();
+                    requireHeld(bound.get(), leases.store().verifyOn(connection, h.name(), h.holder()).isPresent());
+                }
+                T result = work.run(guarded(connection));
+                if (bound.isPresent()) {
+                    refuseCommitIfEnded(bound.get());
+                }
+                connection.commit();
+                return result;
+            } catch (Throwable t) {
+                rollbackQuietly(connection, t);
+                throw t;
+            } finally {
+                if (!connection.isClosed()) {
+                    connection.setAutoCommit(true);
+                }
+            }
+        }
+    }
+
+    private static void requireHeld(CurrentLease.Bound bound, boolean held) {
+        if (!held) {
+            Handle h = bound.handle();
+            throw new LeaseLostException("lease " + h.name() + " (term " + h.term()
+                    + ") is no longer this holder's: the transaction was not started");
+        }
+    }
+
+    private static void refuseCommitIfEnded(CurrentLease.Bound bound) {
+        LeaseScope scope = bound.scope();
+        if (bound.handle().lost()) {
+            throw new LeaseLostException("lease " + bound.handle().name() + " was lost: commit refused");
+        }
+        if (scope.isCancelled()) {
+            if (scope.reason() instanceof LeaseLostException lost) {
+                throw new LeaseLostException(lost.getMessage() + ": commit refused");
+            }
+            throw new CancellationException("the work's scope ended (" + scope.reason().getMessage() + "): commit refused");
+        }
+    }
+
+    /** The connection as the work sees it: the transaction's boundaries stay ours. */
+    private static Connection guarded(Connection connection) {
+        return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+                (proxy, method, args) -> {
+                    if (RESERVED.contains(method.getName())) {
+                        throw new SQLException("a guarded transaction's work may not call " + method.getName()
+                                + "(): the guard commits or rolls back when the work returns");
+                    }
+                    try {
+                        return method.invoke(connection, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    private static void abortQuietly(Connection connection) {
+        try {
+            connection.abort(Runnable::run);
+        } catch (SQLException | RuntimeException e) {
+            // The commit is refused regardless; a driver that cannot abort is left to the rollback.
+        }
+    }
+
+    private static void rollbackQuietly(Connection connection, Throwable cause) {
+        try {
+            if (!connection.isClosed()) {
+                connection.rollback();
+            }
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+        }
+    }
+}

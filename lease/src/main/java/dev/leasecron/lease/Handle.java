@@ -1,0 +1,167 @@
+package dev.leasecron.lease;
+
+import dev.leasecron.jobs.LeaseLostException;
+import dev.leasecron.lease.sql.LeaseStore;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A claimed lease: the proof of holding a name from the claim until the release, or the loss. Every
+ * statement it runs matches the name and the holder token minted for this claim alone, so a handle
+ * can never act on a later holder's lease. Immutable but for the lost flag, which only
+ * {@link Leases#hold} sets.
+ */
+public final class Handle {
+    private final LeaseStore store;
+    private final String name;
+    private final String holder;
+    private final String instance;
+    private final long term;
+    private final long claimStartedNanos;
+    private final long slotMs;
+    private final boolean rerun;
+    private final Unfinished superseded;
+    private final CompletableFuture<Void> lost = new CompletableFuture<>();
+
+    Handle(LeaseStore store, String name, String holder, String instance, long term, long claimStartedNanos,
+            long slotMs, boolean rerun, Unfinished superseded) {
+        this.store = store;
+        this.name = name;
+        this.holder = holder;
+        this.instance = instance;
+        this.term = term;
+        this.claimStartedNanos = claimStartedNanos;
+        this.slotMs = slotMs;
+        this.rerun = rerun;
+        this.superseded = superseded;
+    }
+
+    /** The name held. */
+    public String name() {
+        return name;
+    }
+
+    /** The token minted for this claim; never reused. */
+    public String holder() {
+        return holder;
+    }
+
+    /** The process that claimed, as written to the row. */
+    public String instance() {
+        return instance;
+    }
+
+    /**
+     * The term this claim started: the number the world outside the database can refuse stale
+     * holders by. It grows every time the name changes hands.
+     */
+    public long term() {
+        return term;
+    }
+
+    /** The instant this handle was claimed for: only a handle of an instant claim has one. */
+    public Optional<Instant> slot() {
+        return slotMs == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(slotMs));
+    }
+
+    /** True for a handle of {@link Leases#claimRerun}: the instant's second round. */
+    public boolean rerun() {
+        return rerun;
+    }
+
+    /**
+     * The instant this claim gave up, if it gave one up: the instant claimed before under the name,
+     * whose round had not run to its end (cut short, and not run a second time yet, or cut short the
+     * second time too) and that never runs now. Only a handle of {@link Leases#claimSlot} gives one
+     * up.
+     */
+    public Optional<Unfinished> superseded() {
+        return Optional.ofNullable(superseded);
+    }
+
+    /**
+     * Whether the lease is known lost: a renewal found it gone, or none succeeded before the local
+     * deadline, whether or not the work's scope had already ended for another reason. Only
+     * {@link Leases#hold} learns of a loss, so a handle never held is never lost.
+     */
+    public boolean lost() {
+        return lost.isDone();
+    }
+
+    /**
+     * Extends the lease by the lease duration from the database's now.
+     *
+     * @throws LeaseLostException the lease expired (taken by someone else since, or not yet) or was
+     *     released
+     * @throws LeaseDatabaseException the database did not answer; not a loss yet
+     */
+    public void renew() {
+        if (store.renew(name, holder) == 0) {
+            throw new LeaseLostException("lease " + name + " (term " + term + ") is gone: expired or released");
+        }
+    }
+
+    /**
+     * Gives the name up at once, so the next claimant need not wait for the expiry. A round cut short
+     * ends this way, which leaves its instant unfinished for a rerun.
+     *
+     * @throws LeaseLostException the lease was already gone; the work it protected is done either
+     *     way, so a caller logs it and moves on
+     */
+    public void release() {
+        if (store.release(name, holder) == 0) {
+            throw new LeaseLostException("lease " + name + " (term " + term + ") was already gone at release");
+        }
+    }
+
+    /**
+     * Records that the round for this handle's instant ran to its end, so the instant never runs
+     * again, and gives the name back as {@link #release()} does.
+     *
+     * <p>{@code passed} is the last instant of the round's schedule to have come by the time the
+     * round ended. When it is later than the instant on record, the round overran the instants up to
+     * it; none of them was claimed (the round's lease refused every claim), and the record takes
+     * {@code passed} along so they stay skipped and every later claim of them is refused, a start-up
+     * catch-up included. An instant the database clock has yet to reach is not taken along, so a
+     * caller whose clock runs ahead cannot skip an instant the other replicas are still to claim.
+     *
+     * <p>When the name is no longer this holder's, the end is recorded all the same (unless a later
+     * instant was claimed since) without taking {@code passed} along, since other replicas may have
+     * claimed meanwhile, and a {@link LeaseLostException} says the name was not given back. A handle
+     * known {@link #lost()} does not try to give it back.
+     *
+     * @throws IllegalStateException the handle is not of an instant claim
+     * @throws LeaseLostException the name was no longer this holder's
+     */
+    public void finish(Instant passed) {
+        if (slotMs == 0) {
+            throw new IllegalStateException("lease " + name + " was not claimed for an instant: nothing to finish");
+        }
+        boolean knownLost = lost();
+        if (!knownLost && store.finish(name, holder, passed.toEpochMilli()) == 1) {
+            return;
+        }
+        store.finishWithoutLease(name, slotMs);
+        throw new LeaseLostException("lease " + name + " (term " + term + ") was "
+                + (knownLost ? "known lost" : "lost meanwhile") + "; the round's end is recorded, the name was not given back");
+    }
+
+    long claimStartedNanos() {
+        return claimStartedNanos;
+    }
+
+    void markLost() {
+        lost.complete(null);
+    }
+
+    CompletableFuture<Void> whenLost() {
+        return lost;
+    }
+
+    @Override
+    public String toString() {
+        return "Handle[" + name + ", term " + term + ", holder " + holder
+                + (slotMs == 0 ? "" : ", slot " + Instant.ofEpochMilli(slotMs)) + (rerun ? ", rerun" : "") + "]";
+    }
+}

@@ -1,0 +1,26 @@
+package dev.leasecron.lease;
+
+/**
+ * A lease being kept renewed by {@link Leases#hold}. Its {@link #scope()} ends the moment the lease
+ * is known lost, with a {@link dev.leasecron.jobs.LeaseLostException}, or when the parent scope
+ * ends. The renewals go on after the parent ends, on purpose: until the work has wound down the name
+ * must stay this holder's. The holder calls {@link #stop()} once its work has returned, then releases
+ * or finishes the handle.
+ */
+public interface Holding extends AutoCloseable {
+
+    /** The scope the work under the lease runs in. */
+    LeaseScope scope();
+
+    /**
+     * Ends the renewals and returns once they have ended; a renewal in flight is cut short. Does not
+     * release the lease. Idempotent.
+     */
+    void stop();
+
+    /** Same as {@link #stop()}. */
+    @Override
+    default void close() {
+        stop();
+    }
+}

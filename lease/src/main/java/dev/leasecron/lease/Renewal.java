@@ -1,0 +1,164 @@
+package dev.leasecron.lease;
+
+import dev.leasecron.jobs.LeaseLostException;
+import dev.leasecron.lease.sql.LeaseStore;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+
+/**
+ * Keeps one handle renewed on a virtual thread of its own, the way client-go renews a leader lease.
+ *
+ * <p>An attempt is due {@code renewInterval} after the previous one started (the claim counts as the
+ * first), failed attempts included. Each waits at most half the local deadline and never past it,
+ * so one that hangs leaves room for another. The lease counts as lost when a renewal finds it gone,
+ * or when {@code localDeadline} has passed since the start of the last renewal that succeeded. All
+ * local time is {@link System#nanoTime()}: no decision here reads a wall clock.
+ */
+final class Renewal implements Holding {
+    private final LeaseStore store;
+    private final LeaseTimings timings;
+    private final Handle handle;
+    private final LeaseScope scope;
+    private final Logger log;
+    private final LeaseListener listener;
+    private final Thread thread;
+    private volatile boolean stopped;
+
+    Renewal(LeaseStore store, LeaseTimings timings, Handle handle, LeaseScope parent, Logger log, LeaseListener listener) {
+        this.store = store;
+        this.timings = timings;
+        this.handle = handle;
+        this.scope = parent.child();
+        this.log = log;
+        this.listener = listener;
+        this.thread = Thread.ofVirtual().name("lease-renew " + handle.name()).unstarted(this::renewUntilStoppedOrLost);
+    }
+
+    Renewal start() {
+        thread.start();
+        return this;
+    }
+
+    @Override
+    public LeaseScope scope() {
+        return scope;
+    }
+
+    @Override
+    public void stop() {
+        stopped = true;
+        thread.interrupt();
+        boolean interrupted = false;
+        while (thread.isAlive()) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void renewUntilStoppedOrLost() {
+        final long deadlineNanos = timings.localDeadline().toNanos();
+        final long intervalNanos = timings.renewInterval().toNanos();
+        final long attemptNanos = timings.attemptTimeout().toNanos();
+        long lastGoodStart = handle.claimStartedNanos();
+        long nextDue = lastGoodStart + intervalNanos;
+        while (!stopped) {
+            long deadline = lastGoodStart + deadlineNanos;
+            if (!sleepUntil(earliest(nextDue, deadline))) {
+                return;
+            }
+            long start = System.nanoTime();
+            if (start - deadline >= 0) {
+                lose("no renewal succeeded within " + timings.localDeadline() + " of the last good one");
+                return;
+            }
+            nextDue = start + intervalNanos;
+            Attempt outcome = attempt(Math.min(attemptNanos, deadline - start));
+            switch (outcome) {
+                case RENEWED -> lastGoodStart = start;
+                case GONE -> {
+                    lose("a renewal found the lease gone: expired or released");
+                    return;
+                }
+                case STOPPED -> {
+                    return;
+                }
+                case FAILED -> { } // logged by attempt; the deadline decides
+            }
+        }
+    }
+
+    private enum Attempt { RENEWED, GONE, FAILED, STOPPED }
+
+    private Attempt attempt(long budgetNanos) {
+        CompletableFuture<Integer> rows = new CompletableFuture<>();
+        Thread statement = Thread.ofVirtual().name("lease-renew-attempt " + handle.name()).start(() -> {
+            try {
+                rows.complete(store.renew(handle.name(), handle.holder()));
+            } catch (Throwable t) {
+                rows.completeExceptionally(t);
+            }
+        });
+        try {
+            return rows.get(budgetNanos, TimeUnit.NANOSECONDS) == 1 ? Attempt.RENEWED : Attempt.GONE;
+        } catch (TimeoutException e) {
+            // Interrupting a virtual thread blocked on a socket closes the socket: the statement ends.
+            statement.interrupt();
+            failed(new TimeoutException("renewal did not answer within " + Duration.ofNanos(budgetNanos)));
+            return Attempt.FAILED;
+        } catch (ExecutionException e) {
+            failed(e.getCause());
+            return Attempt.FAILED;
+        } catch (InterruptedException e) {
+            statement.interrupt();
+            return Attempt.STOPPED;
+        }
+    }
+
+    private void failed(Throwable cause) {
+        if (stopped) {
+            return;
+        }
+        log.atWarn().addKeyValue("event", "lease.renew_failed")
+                .addKeyValue("lease", handle.name()).addKeyValue("term", handle.term())
+                .addKeyValue("holder", handle.holder()).addKeyValue("error", String.valueOf(cause.getMessage()))
+                .log("lease renewal failed, still held until the local deadline: {}", cause.getMessage());
+        listener.renewFailed(handle, cause);
+    }
+
+    private void lose(String reason) {
+        handle.markLost();
+        log.atWarn().addKeyValue("event", "lease.lost")
+                .addKeyValue("lease", handle.name()).addKeyValue("term", handle.term())
+                .addKeyValue("holder", handle.holder()).addKeyValue("reason", reason)
+                .log("lease lost: {}", reason);
+        listener.lost(handle, reason);
+        scope.cancel(new LeaseLostException("lease " + handle.name() + " (term " + handle.term() + ") lost: " + reason));
+    }
+
+    /** Sleeps until {@code wakeAt} on the nanoTime scale; false when stopped meanwhile. */
+    private boolean sleepUntil(long wakeAt) {
+        long remaining = wakeAt - System.nanoTime();
+        if (remaining > 0) {
+            try {
+                Thread.sleep(Duration.ofNanos(remaining));
+            } catch (InterruptedException e) {
+                return false;
+            }
+        }
+        return !stopped;
+    }
+
+    private static long earliest(long a, long b) {
+        return a - b < 0 ? a : b;
+    }
+}

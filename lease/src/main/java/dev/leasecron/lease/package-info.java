@@ -1,0 +1,39 @@
+/**
+ * The lease protocol: a name that at most one healthy process among those sharing the primary
+ * database holds at a time. The scheduler claims a name per job and instant through it, so a cluster
+ * runs each instant once, and a second time only for a round cut short.
+ *
+ * <h2>Guarantees</h2>
+ * <ul>
+ *   <li>One holder per name at a time, by the database clock: a lease is one row of
+ *       {@code gst_leases}; every claim, renewal and expiry is decided in SQL against the database's
+ *       own now, so the processes of a deployment need not agree on the time.
+ *   <li>Fencing by token and term: each claim mints a holder token never used before and moves the
+ *       term, and every statement of a {@link dev.leasecron.lease.Handle} matches its token, so a
+ *       holder waking from a pause cannot renew, release or finish a lease that changed hands.
+ *   <li>A holder gives itself up before anyone else can claim: 10 s after the start of its last good
+ *       renewal, 5 s before the database frees the name (see {@link dev.leasecron.lease.LeaseTimings}).
+ *   <li>A transaction opened through {@link dev.leasecron.lease.GuardedTransactions} under a lease
+ *       verifies it before its first statement, ends with the lease, and cannot commit after it.
+ *   <li>Work that runs on past a loss by more than the step-down grace fails the process
+ *       ({@link dev.leasecron.lease.LeaseFailure}).
+ *   <li>Each instant of a job is claimed once cluster-wide; an instant whose round was cut short is
+ *       on record and claimed a second time at most once; an instant given up or skipped is on
+ *       record too, never silently lost.
+ * </ul>
+ *
+ * <h2>Non-guarantees</h2>
+ * <ul>
+ *   <li>Side effects outside guarded transactions are not fenced: a holder paused past its lease may
+ *       run on for up to the step-down grace after its successor started. Use the term to fence
+ *       external systems.
+ *   <li>The local deadline is measured on this process's monotonic clock; skew between process and
+ *       database clocks is tolerated, a skew <em>rate</em> (a clock running fast or slow) is not.
+ *   <li>Nothing here waits for a name: a claim refused is a normal result; callers try again later.
+ * </ul>
+ *
+ * <h2>Statements</h2>
+ * Each statement family lives in one class of {@code dev.leasecron.lease.sql}; no lock outlives its
+ * own statement. ClickHouse cannot carry leases ({@link dev.leasecron.lease.UnsupportedDatabaseException}).
+ */
+package dev.leasecron.lease;

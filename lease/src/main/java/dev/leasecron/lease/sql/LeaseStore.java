@@ -1,0 +1,160 @@
+package dev.leasecron.lease.sql;
+
+import dev.leasecron.lease.LeaseDatabaseException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.Supplier;
+import javax.sql.DataSource;
+import org.jooq.DSLContext;
+import org.jooq.conf.Settings;
+import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
+
+/**
+ * The lease table's statements, strictly for use by the lease package: each method is one statement
+ * and returns its verdict (a row count, or what it read). A database that does not answer, or
+ * answers with an error, surfaces as {@link LeaseDatabaseException}; nothing here retries.
+ */
+public final class LeaseStore {
+    private final DataSource dataSource;
+    private final Dialect dialect;
+    private final Settings settings;
+    private final Sql sql;
+
+    /**
+     * @param leaseDuration what a claim or renewal adds to the database's now
+     * @param statementTimeout how long any statement may run before the driver cancels it
+     */
+    public LeaseStore(DataSource dataSource, Dialect dialect, Duration leaseDuration, Duration statementTimeout) {
+        this.dataSource = dataSource;
+        this.dialect = dialect;
+        this.settings = new Settings()
+                .withExecuteLogging(false)
+                .withQueryTimeout((int) Math.max(1, Math.ceilDiv(statementTimeout.toMillis(), 1000)));
+        this.sql = new Sql(DSL.using(dataSource, dialect.jooq(), settings), dialect, leaseDuration.toMillis());
+    }
+
+    /**
+     * The dialect of the database behind {@code dataSource}, from its driver's product name.
+     *
+     * @throws dev.leasecron.lease.UnsupportedDatabaseException the protocol cannot run there
+     * @throws LeaseDatabaseException the database could not be reached
+     */
+    public static Dialect detect(DataSource dataSource) {
+        try (Connection c = dataSource.getConnection()) {
+            return Dialect.fromProductName(c.getMetaData().getDatabaseProductName());
+        } catch (SQLException e) {
+            throw new LeaseDatabaseException("cannot reach the primary database to learn its kind", e);
+        }
+    }
+
+    public Dialect dialect() {
+        return dialect;
+    }
+
+    public void createTableIfMissing() {
+        call("create gst_leases", () -> {
+            SchemaStatement.createIfMissing(sql);
+            return null;
+        });
+    }
+
+    public boolean tableExists() {
+        return call("read gst_leases", () -> SchemaStatement.exists(sql));
+    }
+
+    public int claim(String name, String holder, String instance) {
+        return call("claim", () -> ClaimStatement.takeOver(sql, name, holder, instance));
+    }
+
+    public int insertClaim(String name, String holder, String instance) {
+        return call("claim", () -> ClaimStatement.insertNew(sql, name, holder, instance));
+    }
+
+    public int renew(String name, String holder) {
+        return call("renew", () -> RenewStatement.renew(sql, name, holder));
+    }
+
+    /** Runs verify on the database through {@code dataSource}, in a statement of its own. */
+    public OptionalLong verify(String name, String holder) {
+        return call("verify", () -> VerifyStatement.verify(sql, name, holder));
+    }
+
+    /** Runs verify on {@code connection}, inside the transaction it has open. */
+    public OptionalLong verifyOn(Connection connection, String name, String holder) {
+        DSLContext onConnection = DSL.using(connection, dialect.jooq(), settings);
+        Sql inTransaction = new Sql(onConnection, dialect, sql.leaseMs());
+        return call("verify", () -> VerifyStatement.verify(inTransaction, name, holder));
+    }
+
+    public int release(String name, String holder) {
+        return call("release", () -> ReleaseStatement.release(sql, name, holder));
+    }
+
+    public Optional<SlotRow> readSlot(String name) {
+        return call("claim an instant: read", () -> SlotClaimStatement.read(sql, name));
+    }
+
+    public int claimSlot(String name, String holder, String instance, long slotMs, SlotRow read) {
+        return call("claim an instant", () -> SlotClaimStatement.claim(sql, name, holder, instance, slotMs, read));
+    }
+
+    public int insertSlot(String name, String holder, String instance, long slotMs) {
+        return call("claim an instant", () -> SlotClaimStatement.insertNew(sql, name, holder, instance, slotMs));
+    }
+
+    public int finish(String name, String holder, long passedMs) {
+        return call("finish", () -> FinishStatement.withLease(sql, name, holder, passedMs));
+    }
+
+    public int finishWithoutLease(String name, long slotMs) {
+        return call("finish", () -> FinishStatement.withoutLease(sql, name, slotMs));
+    }
+
+    public List<FoundUnfinished> findUnfinished(Collection<String> names) {
+        if (names.isEmpty()) {
+            return List.of();
+        }
+        return call("find unfinished", () -> RerunStatement.find(sql, names));
+    }
+
+    public int claimAgain(String name, long term, String holder, String instance) {
+        return call("claim again", () -> RerunStatement.claimAgain(sql, name, term, holder, instance));
+    }
+
+    public Optional<Long> lastSlot(String name) {
+        return call("last slot", () -> ReadStatement.lastSlot(sql, name));
+    }
+
+    public List<LeaseRow> rows(Collection<String> names) {
+        if (names.isEmpty()) {
+            return List.of();
+        }
+        return call("read leases", () -> ReadStatement.rows(sql, names));
+    }
+
+    public long nowMillis() {
+        return call("read the database clock", () -> ReadStatement.now(sql));
+    }
+
+    private static <T> T call(String what, Supplier<T> statement) {
+        try {
+            return statement.get();
+        } catch (DataAccessException e) {
+            throw new LeaseDatabaseException(what + " failed: " + rootMessage(e), e);
+        }
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    }
+}

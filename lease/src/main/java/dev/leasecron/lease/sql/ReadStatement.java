@@ -1,0 +1,30 @@
+package dev.leasecron.lease.sql;
+
+import static dev.leasecron.lease.sql.LeaseTable.*;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+/** Reads that decide nothing on their own: the last instant, whole rows, the database clock. */
+final class ReadStatement {
+    private ReadStatement() {}
+
+    static Optional<Long> lastSlot(Sql sql, String name) {
+        return sql.dsl().select(SLOT_MS).from(GST_LEASES).where(NAME.eq(name)).fetchOptional(SLOT_MS);
+    }
+
+    static List<LeaseRow> rows(Sql sql, Collection<String> names) {
+        return sql.dsl()
+                .select(NAME, HOLDER, INSTANCE, TERM, EXPIRES_AT_MS, SLOT_MS, UNFINISHED_SLOT_MS, RERUN_SLOT_MS, sql.now())
+                .from(GST_LEASES)
+                .where(NAME.in(names))
+                .orderBy(NAME)
+                .fetch(r -> new LeaseRow(r.value1(), r.value2(), r.value3(), r.value4(), r.value5(), r.value6(),
+                        r.value7(), r.value8(), r.value9()));
+    }
+
+    static long now(Sql sql) {
+        return sql.dsl().select(sql.now()).fetchOne().value1();
+    }
+}

@@ -1,0 +1,25 @@
+package dev.leasecron.lease.sql;
+
+import org.jooq.DSLContext;
+import org.jooq.Field;
+
+/** What every statement needs: where to run, the database clock, and the lease duration. */
+record Sql(DSLContext dsl, Dialect dialect, long leaseMs) {
+
+    Field<Long> now() {
+        return dialect.nowMillis();
+    }
+
+    /** The expiry a claim or renewal writes: the database's now plus the lease duration. */
+    Field<Long> expiry() {
+        return now().plus(leaseMs);
+    }
+
+    /** Reads a single-row statement's count: more than one row means the name is not unique. */
+    static int atMostOne(int rows, String statement) {
+        if (rows > 1) {
+            throw new IllegalStateException(statement + " touched " + rows + " rows; names are unique, so this is a bug");
+        }
+        return rows;
+    }
+}
