@@ -1,0 +1,99 @@
+package dev.leasecron.lease;
+
+import static dev.leasecron.lease.testing.TestDatabase.uniqueName;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.leasecron.lease.testing.TestDatabase;
+import dev.leasecron.lease.testing.TestTimings;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.BiFunction;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Replicas racing for the same name and the same instant, each on a connection of its own, released
+ * together by a barrier: exactly one wins every trial.
+ */
+class RaceTest {
+    private static final int REPLICAS = 4;
+    private static final int TRIALS = 1000;
+    private static final Instant SLOT = Instant.parse("2026-01-01T00:00:00Z");
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void exactlyOneReplicaClaimsAFreshName(TestDatabase db) throws Exception {
+        race(db, "race", (leases, name) -> leases.claim(name));
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void exactlyOneReplicaClaimsAFreshInstant(TestDatabase db) throws Exception {
+        race(db, "race-slot", (leases, name) -> leases.claimSlot(name, SLOT));
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void exactlyOneReplicaClaimsTheNextInstantOfAReleasedName(TestDatabase db) throws Exception {
+        // The read-then-write path: the row exists, is free, and every replica reads the same term.
+        Leases setup = db.leases(TestTimings.FAST);
+        race(db, "race-next", (leases, name) -> leases.claimSlot(name, SLOT.plusSeconds(1)), name ->
+                setup.claimSlot(name, SLOT).orElseThrow().finish(SLOT));
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void exactlyOneReplicaClaimsACutShortInstantAgain(TestDatabase db) throws Exception {
+        Leases setup = db.leases(TestTimings.FAST);
+        Map<String, Unfinished> found = new ConcurrentHashMap<>();
+        race(db, "race-rerun", (leases, name) -> leases.claimRerun(found.get(name)), name -> {
+            setup.claimSlot(name, SLOT).orElseThrow().release();
+            found.put(name, setup.unfinishedSlots(List.of(name)).getFirst());
+        });
+    }
+
+    private static void race(TestDatabase db, String prefix, BiFunction<Leases, String, Optional<Handle>> claim)
+            throws Exception {
+        race(db, prefix, claim, name -> {});
+    }
+
+    private static void race(TestDatabase db, String prefix, BiFunction<Leases, String, Optional<Handle>> claim,
+            java.util.function.Consumer<String> prepare) throws Exception {
+        List<Leases> replicas = new ArrayList<>();
+        for (int i = 0; i < REPLICAS; i++) {
+            replicas.add(db.leases(TestTimings.FAST, db.pool(1)));
+        }
+        ExecutorService threads = Executors.newFixedThreadPool(REPLICAS);
+        try {
+            for (int trial = 0; trial < TRIALS; trial++) {
+                String name = uniqueName(prefix);
+                prepare.accept(name);
+                CyclicBarrier start = new CyclicBarrier(REPLICAS);
+                List<Future<Optional<Handle>>> results = new ArrayList<>();
+                for (Leases replica : replicas) {
+                    Callable<Optional<Handle>> attempt = () -> {
+                        start.await();
+                        return claim.apply(replica, name);
+                    };
+                    results.add(threads.submit(attempt));
+                }
+                int winners = 0;
+                for (Future<Optional<Handle>> r : results) {
+                    winners += r.get().isPresent() ? 1 : 0;
+                }
+                assertEquals(1, winners, "trial " + trial + " on " + db + ": exactly one winner for " + name);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+}
