@@ -1,0 +1,176 @@
+package dev.leasecron.app.scheduler;
+
+import static dev.leasecron.app.scheduler.RoundLog.event;
+
+import dev.leasecron.lease.Handle;
+import dev.leasecron.lease.LeaseDatabaseException;
+import dev.leasecron.lease.LeaseScope;
+import dev.leasecron.lease.Leases;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.slf4j.event.Level;
+
+/**
+ * One job on this replica: at start, the catch-up of the most recent instant no replica claimed;
+ * then, for each instant, wait until the database clock reaches it, claim it, and run the round when
+ * the claim is won. A refused claim is normal: another replica runs that instant. Runs on a virtual
+ * thread of its own until its scope ends (shutdown, or the job removed by a reload).
+ */
+final class JobLoop {
+    /** Catch-up runs only an instant this recent: older ones are on record as missed, not run. */
+    static final Duration CATCH_UP_WINDOW = Duration.ofHours(24);
+
+    private final ScheduledJob job;
+    private final Leases leases;
+    private final DueClock clock;
+    private final RoundRunner rounds;
+    private final LocalRounds localRounds;
+    private final LeaseScope scope;
+    private final RoundListener listener;
+
+    JobLoop(ScheduledJob job, Leases leases, DueClock clock, RoundRunner rounds, LocalRounds localRounds,
+            LeaseScope scope, RoundListener listener) {
+        this.job = job;
+        this.listener = listener;
+        this.leases = leases;
+        this.clock = clock;
+        this.rounds = rounds;
+        this.localRounds = localRounds;
+        this.scope = scope;
+    }
+
+    ScheduledJob job() {
+        return job;
+    }
+
+    /** Stops claiming; a round already running ends on its own terms. */
+    void stop() {
+        scope.cancel("job stopped");
+    }
+
+    void run() {
+        try {
+            Optional<Instant> cursor = start();
+            while (cursor.isPresent() && !scope.isCancelled()) {
+                Optional<Instant> next = job.instants().next(cursor.get());
+                if (next.isEmpty()) {
+                    event(Level.WARN, "schedule.exhausted", job)
+                            .log("schedule of {} has no further instant: the job stops", job.name());
+                    return;
+                }
+                if (!clock.awaitDue(next.get(), scope)) {
+                    return;
+                }
+                cursor = Optional.of(runInstant(next.get()));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            event(Level.ERROR, "job.crashed", job).setCause(e).log("scheduling of {} stopped: {}", job.name(), e.toString());
+        }
+    }
+
+    /** Runs {@code instant} if this replica wins it; returns the last instant handled. */
+    private Instant runInstant(Instant instant) throws InterruptedException {
+        if (!job.clusterWide()) {
+            localRounds.run(job, instant);
+            return instant;
+        }
+        Optional<Handle> claimed = claim(instant);
+        if (claimed.isEmpty()) {
+            return instant;
+        }
+        Instant passed = rounds.run(job, claimed.get());
+        return passed.isAfter(instant) ? passed : instant;
+    }
+
+    /**
+     * Reads the last instant on record and runs the catch-up.
+     *
+     * @return where the schedule goes on from: the database's now, or the last instant the catch-up
+     *     round overran; empty when stopped first
+     */
+    private Optional<Instant> start() throws InterruptedException {
+        Instant now = clock.now(scope);
+        if (!job.clusterWide()) {
+            return Optional.of(now);
+        }
+        Optional<Optional<Instant>> last = retrying("read the last instant", () -> leases.lastSlot(job.leaseName()));
+        if (last.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<Instant> latest = job.instants().latestAtOrBefore(now);
+        if (last.get().isEmpty() || latest.isEmpty() || !latest.get().isAfter(last.get().get())) {
+            return Optional.of(now); // never ran, or nothing missed
+        }
+        Instant missed = latest.get();
+        boolean recent = !missed.isBefore(now.minus(CATCH_UP_WINDOW));
+        if (!job.catchUpLatest() || !recent) {
+            event(Level.WARN, "instant.missed", job)
+                    .addKeyValue("instant", missed.toString())
+                    .addKeyValue("last_on_record", last.get().get().toString())
+                    .addKeyValue("reason", job.catchUpLatest() ? "older than " + CATCH_UP_WINDOW.toHours() + "h" : "catchUp: none")
+                    .log("instant {} of {} ran on no replica and is not caught up", missed, job.name());
+            return Optional.of(now);
+        }
+        Optional<Handle> claimed = claim(missed);
+        if (claimed.isEmpty()) {
+            return Optional.of(now);
+        }
+        event(Level.INFO, "instant.caught_up", job)
+                .addKeyValue("instant", missed.toString())
+                .addKeyValue("last_on_record", last.get().get().toString())
+                .log("catching up {} of {}: the most recent instant no replica ran", missed, job.name());
+        Instant passed = rounds.run(job, claimed.get());
+        return Optional.of(passed.isAfter(now) ? passed : now);
+    }
+
+    /**
+     * Claims {@code instant}, trying again every retry interval while the database does not answer,
+     * until the job's following instant is due.
+     */
+    private Optional<Handle> claim(Instant instant) throws InterruptedException {
+        Optional<Instant> following = job.instants().next(instant);
+        while (!scope.isCancelled()) {
+            try {
+                Optional<Handle> h = leases.claimSlot(job.leaseName(), instant);
+                listener.claimed(job, h.isPresent());
+                return h;
+            } catch (LeaseDatabaseException e) {
+                if (following.isPresent() && !clock.now(scope).isBefore(following.get())) {
+                    event(Level.ERROR, "instant.unclaimed", job)
+                            .addKeyValue("instant", instant.toString())
+                            .addKeyValue("error", e.getMessage())
+                            .log("instant {} of {} could not be claimed before the next one came: the database did not answer: {}",
+                                    instant, job.name(), e.getMessage());
+                    return Optional.empty();
+                }
+                event(Level.WARN, "claim.failed", job)
+                        .addKeyValue("instant", instant.toString())
+                        .addKeyValue("error", e.getMessage())
+                        .log("claim of {} for {} failed, trying again in {}: {}", job.name(), instant,
+                                leases.retryInterval(), e.getMessage());
+                if (scope.await(leases.retryInterval())) {
+                    break;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private <T> Optional<T> retrying(String what, java.util.function.Supplier<T> statement) throws InterruptedException {
+        while (!scope.isCancelled()) {
+            try {
+                return Optional.of(statement.get());
+            } catch (LeaseDatabaseException e) {
+                event(Level.WARN, "database.unavailable", job)
+                        .log("could not {} of {}, trying again in {}: {}", what, job.name(), leases.retryInterval(), e.getMessage());
+                if (scope.await(leases.retryInterval())) {
+                    break;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+}

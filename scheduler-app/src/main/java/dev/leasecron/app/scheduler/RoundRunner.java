@@ -1,0 +1,267 @@
+package dev.leasecron.app.scheduler;
+
+import static dev.leasecron.app.scheduler.RoundLog.round;
+
+import dev.leasecron.jobs.LeaseLostException;
+import dev.leasecron.lease.GuardedTransactions;
+import dev.leasecron.lease.Handle;
+import dev.leasecron.lease.Holding;
+import dev.leasecron.lease.LeaseDatabaseException;
+import dev.leasecron.lease.LeaseScope;
+import dev.leasecron.lease.Leases;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+import org.slf4j.event.Level;
+
+/**
+ * Runs one claimed round: keeps its lease renewed, runs the job under it with the job's timeout, then
+ * finishes the instant (a round that ran to its end, failed or timed out included) or releases it (a
+ * round cut short by a shutdown or a lost lease, which is then run once more elsewhere).
+ */
+final class RoundRunner {
+    private final Leases leases;
+    private final GuardedTransactions transactions;
+    private final LeaseScope rounds;
+    private final DueClock clock;
+    private final RoundListener listener;
+    private final InFlight inFlight;
+
+    RoundRunner(Leases leases, GuardedTransactions transactions, LeaseScope rounds, DueClock clock,
+            RoundListener listener, InFlight inFlight) {
+        this.leases = leases;
+        this.transactions = transactions;
+        this.rounds = rounds;
+        this.clock = clock;
+        this.listener = listener;
+        this.inFlight = inFlight;
+    }
+
+    /**
+     * Runs the round of {@code handle}'s instant to its end or until it is cut short.
+     *
+     * @return the last instant of the job's schedule that had come when the round ended: the round's
+     *     own instant, or a later one it overran
+     */
+    Instant run(ScheduledJob job, Handle handle) {
+        Instant instant = handle.slot().orElseThrow();
+        inFlight.enter();
+        try {
+            return runClaimed(job, handle, instant);
+        } finally {
+            inFlight.exit();
+        }
+    }
+
+    /** Runs the round on a virtual thread of its own; counted as running from this call on. */
+    void runInBackground(ScheduledJob job, Handle handle) {
+        inFlight.enter();
+        Thread.ofVirtual().name("round " + job.name()).start(() -> {
+            try {
+                runClaimed(job, handle, handle.slot().orElseThrow());
+            } finally {
+                inFlight.exit();
+            }
+        });
+    }
+
+    private Instant runClaimed(ScheduledJob job, Handle handle, Instant instant) {
+        handle.superseded().ifPresent(given -> {
+            RoundLog.event(Level.WARN, "instant.superseded", job)
+                    .addKeyValue("instant", given.slot().toString())
+                    .addKeyValue("rerun", given.rerun())
+                    .addKeyValue("superseded_by", instant.toString())
+                    .log("instant {} of {} was cut short and is given up for {}: it never runs again",
+                            given.slot(), job.name(), instant);
+            listener.superseded(job);
+        });
+        Instant startedAt = nowOr(instant);
+        Duration delay = Duration.between(instant, startedAt);
+        listener.started(job, handle.rerun(), delay.isNegative() ? Duration.ZERO : delay);
+        round(Level.INFO, "round.start", job, instant, handle.term(), handle.holder(), handle.instance(), handle.rerun())
+                .addKeyValue("fire_delay_ms", delay.toMillis())
+                .log("round.start job={} instant={} term={}{}", job.name(), instant, handle.term(),
+                        handle.rerun() ? " rerun" : "");
+        long started = System.nanoTime();
+
+        Holding holding = leases.hold(handle, rounds, LoggerFactory.getLogger("leasecron.lease"));
+        LeaseScope work = holding.scope().child();
+        Thread timer = cancelAfterTimeout(job, work);
+        Thread overrunWatch = startOverrunWatch(job, instant, work);
+        Throwable error = null;
+        try {
+            leases.run(work, handle, RoundLog.LOG, scope -> {
+                runJob(job, handle, instant, scope);
+                return null;
+            });
+        } catch (Exception e) {
+            error = e;
+        } finally {
+            timer.interrupt();
+            overrunWatch.interrupt();
+        }
+        holding.stop();
+
+        Outcome outcome = outcomeOf(error, handle, work);
+        Instant passed = instant;
+        if (outcome == Outcome.CUT_SHORT) {
+            release(job, handle);
+        } else {
+            passed = lastCome(job, instant);
+            finish(job, handle, passed);
+        }
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        logEnd(job, handle, instant, outcome, took, error, work);
+        listener.ended(job, handle.rerun(), outcome, took);
+        if (passed.isAfter(instant)) {
+            logSkipped(job, instant, passed);
+        }
+        return passed;
+    }
+
+    private void runJob(ScheduledJob job, Handle handle, Instant instant, LeaseScope scope) throws Exception {
+        MDC.put("job", job.name());
+        MDC.put("instant", instant.toString());
+        MDC.put("term", Long.toString(handle.term()));
+        MDC.put("rerun", Boolean.toString(handle.rerun()));
+        try {
+            Logger jobLog = LoggerFactory.getLogger("leasecron.job." + job.type());
+            job.job().run(new RoundContext(job.name(), instant, handle.term(), handle.rerun(), job.params(),
+                    job.timeout(), jobLog, scope, transactions));
+        } finally {
+            MDC.clear();
+        }
+    }
+
+    private static Outcome outcomeOf(Throwable error, Handle handle, LeaseScope work) {
+        if (error == null) {
+            return Outcome.OK;
+        }
+        if (handle.lost() || work.reason() instanceof LeaseLostException) {
+            return Outcome.CUT_SHORT;
+        }
+        if (work.reason() instanceof CancellationException) {
+            return Outcome.CUT_SHORT;
+        }
+        if (work.reason() instanceof TimeoutException) {
+            return Outcome.TIMEOUT;
+        }
+        return Outcome.FAILED;
+    }
+
+    /** Cancels {@code work} once the job's timeout has passed, unless the returned thread is interrupted first. */
+    static Thread cancelAfterTimeout(ScheduledJob job, LeaseScope work) {
+        return Thread.ofVirtual().name("round-timeout " + job.name()).start(() -> {
+            try {
+                Thread.sleep(job.timeout());
+                work.cancel(new TimeoutException("round ran past its timeout of " + job.timeout()));
+            } catch (InterruptedException e) {
+                // The round ended first.
+            }
+        });
+    }
+
+    /** Says so when the job's next instant comes while this round still runs. */
+    private Thread startOverrunWatch(ScheduledJob job, Instant instant, LeaseScope work) {
+        return Thread.ofVirtual().name("round-overrun " + job.name()).start(() -> {
+            Optional<Instant> next = job.instants().next(instant);
+            if (next.isPresent() && clock.awaitDue(next.get(), work)) {
+                RoundLog.event(Level.WARN, "round.overrun", job)
+                        .addKeyValue("instant", instant.toString())
+                        .addKeyValue("next_instant", next.get().toString())
+                        .log("round of {} for {} still runs at its next instant {}; instants it overruns are skipped",
+                                job.name(), instant, next.get());
+            }
+        });
+    }
+
+    private Instant lastCome(ScheduledJob job, Instant instant) {
+        return job.instants().latestAtOrBefore(nowOr(instant)).filter(p -> p.isAfter(instant)).orElse(instant);
+    }
+
+    private Instant nowOr(Instant fallback) {
+        try {
+            return clock.now(LeaseScope.root());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return fallback;
+        }
+    }
+
+    private void finish(ScheduledJob job, Handle handle, Instant passed) {
+        try {
+            handle.finish(passed);
+        } catch (LeaseLostException e) {
+            RoundLog.event(Level.WARN, "lease.lost", job).addKeyValue("term", handle.term())
+                    .log("round of {} ended after its lease was lost: {}", job.name(), e.getMessage());
+        } catch (LeaseDatabaseException e) {
+            RoundLog.event(Level.ERROR, "round.finish_failed", job).addKeyValue("term", handle.term())
+                    .addKeyValue("error", e.getMessage())
+                    .log("could not record the end of the round of {}: its lease expires on its own and the "
+                            + "instant is run again like a crashed round: {}", job.name(), e.getMessage());
+        }
+    }
+
+    private void release(ScheduledJob job, Handle handle) {
+        try {
+            handle.release();
+        } catch (LeaseLostException e) {
+            // Already gone: the instant stays unfinished either way, and a peer runs it again.
+        } catch (LeaseDatabaseException e) {
+            RoundLog.event(Level.WARN, "round.release_failed", job).addKeyValue("term", handle.term())
+                    .log("could not give back the lease of {}: it expires on its own: {}", job.name(), e.getMessage());
+        }
+    }
+
+    private static void logEnd(ScheduledJob job, Handle handle, Instant instant, Outcome outcome, Duration took,
+            Throwable error, LeaseScope work) {
+        Level level = switch (outcome) {
+            case OK -> Level.INFO;
+            case CUT_SHORT, TIMEOUT -> Level.WARN;
+            case FAILED -> Level.ERROR;
+        };
+        String reason = error == null ? null : describe(outcome, error, work);
+        var entry = round(level, "round.end", job, instant, handle.term(), handle.holder(), handle.instance(), handle.rerun())
+                .addKeyValue("outcome", outcome.label())
+                .addKeyValue("duration_ms", took.toMillis())
+                .addKeyValue("error", reason);
+        if (outcome == Outcome.FAILED) {
+            entry = entry.setCause(error);
+        }
+        entry.log("round.end job={} instant={} outcome={} duration_ms={}{}", job.name(), instant, outcome.label(),
+                took.toMillis(), reason == null ? "" : " error=" + reason);
+    }
+
+    private static String describe(Outcome outcome, Throwable error, LeaseScope work) {
+        if (outcome == Outcome.CUT_SHORT || outcome == Outcome.TIMEOUT) {
+            return work.reason() == null ? error.toString() : work.reason().getMessage();
+        }
+        return error.getMessage() == null ? error.getClass().getName() : error.getMessage();
+    }
+
+    private void logSkipped(ScheduledJob job, Instant instant, Instant passed) {
+        long count = 0;
+        Instant first = null;
+        for (Optional<Instant> t = job.instants().next(instant); t.isPresent() && !t.get().isAfter(passed);
+                t = job.instants().next(t.get())) {
+            if (first == null) {
+                first = t.get();
+            }
+            count++;
+        }
+        listener.skipped(job, count);
+        Optional<Instant> next = job.instants().next(passed);
+        RoundLog.event(Level.WARN, "instant.skipped", job)
+                .addKeyValue("count", count)
+                .addKeyValue("first", String.valueOf(first))
+                .addKeyValue("last", passed.toString())
+                .addKeyValue("next_instant", next.map(Instant::toString).orElse(null))
+                .log("round of {} for {} overran {} instant(s) up to {}: skipped; next instant {}", job.name(), instant,
+                        count, passed, next.map(Instant::toString).orElse("none"));
+    }
+}

@@ -1,0 +1,107 @@
+package dev.leasecron.app.scheduler;
+
+import dev.leasecron.lease.GuardedTransactions;
+import dev.leasecron.lease.LeaseScope;
+import dev.leasecron.lease.Leases;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.slf4j.event.Level;
+
+/**
+ * The replicated scheduler: a loop per job on a virtual thread (thousands of jobs cost thousands of
+ * parked virtual threads, not platform threads), one rerun sweep, and a shutdown that stops claiming
+ * at once, lets running rounds end within a grace and cuts the rest short so a peer runs them again.
+ */
+public final class Scheduler {
+    private final Leases leases;
+    private final DueClock clock;
+    private final RoundListener listener;
+    private final InFlight inFlight = new InFlight();
+    /** Ends when the replica stops claiming. */
+    private final LeaseScope claiming = LeaseScope.root();
+    /** Ends when the rounds still running after the shutdown grace are cut short. */
+    private final LeaseScope rounds = LeaseScope.root();
+    private final RoundRunner roundRunner;
+    private final LocalRounds localRounds;
+    private final Map<String, JobLoop> loops = new LinkedHashMap<>();
+    private volatile Map<String, ScheduledJob> clusterJobs = Map.of();
+
+    public Scheduler(Leases leases, GuardedTransactions transactions, RoundListener listener) {
+        this.leases = leases;
+        this.clock = new DueClock(leases);
+        this.listener = listener;
+        this.roundRunner = new RoundRunner(leases, transactions, rounds, clock, listener, inFlight);
+        this.localRounds = new LocalRounds(rounds, transactions, leases.instance(), listener, inFlight);
+    }
+
+    /** Starts the jobs and the rerun sweep. */
+    public synchronized void start(Collection<ScheduledJob> jobs) {
+        apply(jobs);
+        RerunSweep sweep = new RerunSweep(leases, roundRunner, () -> clusterJobs, claiming);
+        Thread.ofVirtual().name("rerun-sweep").start(sweep::run);
+    }
+
+    /**
+     * Makes {@code jobs} the running set: new jobs start, removed jobs stop claiming (a round of theirs
+     * already running ends on its own terms), changed jobs restart with their new definition.
+     */
+    public synchronized void apply(Collection<ScheduledJob> jobs) {
+        if (claiming.isCancelled()) {
+            return;
+        }
+        Map<String, ScheduledJob> wanted = jobs.stream()
+                .collect(Collectors.toMap(ScheduledJob::name, j -> j, (a, b) -> a, LinkedHashMap::new));
+        loops.entrySet().removeIf(e -> {
+            ScheduledJob next = wanted.get(e.getKey());
+            if (next != null && next.equals(e.getValue().job())) {
+                return false;
+            }
+            e.getValue().stop();
+            return true;
+        });
+        for (ScheduledJob job : wanted.values()) {
+            if (!loops.containsKey(job.name())) {
+                JobLoop loop = new JobLoop(job, leases, clock, roundRunner, localRounds, claiming.child(), listener);
+                loops.put(job.name(), loop);
+                Thread.ofVirtual().name("job " + job.name()).start(loop::run);
+            }
+        }
+        Map<String, ScheduledJob> byLease = new HashMap<>();
+        wanted.values().stream().filter(ScheduledJob::clusterWide).forEach(j -> byLease.put(j.leaseName(), j));
+        clusterJobs = Map.copyOf(byLease);
+    }
+
+    /** The jobs running now. */
+    public synchronized List<ScheduledJob> jobs() {
+        return loops.values().stream().map(JobLoop::job).toList();
+    }
+
+    /** Rounds running on this replica now. */
+    public int roundsRunning() {
+        return inFlight.running();
+    }
+
+    /**
+     * Stops claiming at once, waits up to {@code grace} for the running rounds to end, then cuts the
+     * rest short (each gives its lease back, so a peer runs its instant again at once) and waits for
+     * them to wind down, up to {@code windDown} more.
+     *
+     * @return true when no round is left running
+     */
+    public boolean shutdown(Duration grace, Duration windDown) throws InterruptedException {
+        claiming.cancel("shutting down");
+        if (inFlight.awaitNone(grace)) {
+            return true;
+        }
+        RoundLog.LOG.atLevel(Level.WARN).addKeyValue("event", "daemon.cutting_short")
+                .addKeyValue("rounds", inFlight.running())
+                .log("{} round(s) still running after the shutdown grace of {}: cutting them short", inFlight.running(), grace);
+        rounds.cancel("shutdown: the grace of " + grace + " ran out");
+        return inFlight.awaitNone(windDown);
+    }
+}
