@@ -1,0 +1,58 @@
+package dev.leasecron.app.scheduler;
+
+import dev.leasecron.lease.GuardedTransactions;
+import dev.leasecron.lease.LeaseTimings;
+import dev.leasecron.lease.Leases;
+import dev.leasecron.lease.testing.TestDatabase;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import javax.sql.DataSource;
+
+/** One in-process replica: its own pool, leases and scheduler, as a separate process would have. */
+final class Replica implements AutoCloseable {
+    final Leases leases;
+    final Scheduler scheduler;
+    final ConcurrentLinkedQueue<String> events = new ConcurrentLinkedQueue<>();
+    private boolean stopped;
+
+    Replica(TestDatabase db, LeaseTimings timings) {
+        DataSource pool = db.pool(4);
+        this.leases = db.leases(timings, pool);
+        RoundListener listener = new RoundListener() {
+            @Override
+            public void ended(ScheduledJob job, boolean rerun, Outcome outcome, Duration took) {
+                events.add("ended " + job.name() + " " + outcome.label() + (rerun ? " rerun" : ""));
+            }
+
+            @Override
+            public void skipped(ScheduledJob job, long count) {
+                events.add("skipped " + job.name() + " " + count);
+            }
+
+            @Override
+            public void superseded(ScheduledJob job) {
+                events.add("superseded " + job.name());
+            }
+        };
+        this.scheduler = new Scheduler(leases, new GuardedTransactions(leases, pool, Map.of()), listener);
+    }
+
+    Replica start(ScheduledJob... jobs) {
+        scheduler.start(List.of(jobs));
+        return this;
+    }
+
+    boolean shutdown(Duration grace) throws InterruptedException {
+        stopped = true;
+        return scheduler.shutdown(grace, Duration.ofSeconds(10));
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (!stopped) {
+            shutdown(Duration.ofSeconds(5));
+        }
+    }
+}

@@ -1,0 +1,182 @@
+package dev.leasecron.app.scheduler;
+
+import static dev.leasecron.lease.testing.TestDatabase.uniqueName;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.leasecron.lease.Leases;
+import dev.leasecron.lease.testing.TestDatabase;
+import dev.leasecron.lease.testing.TestTimings;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The scheduler's promises, played out by in-process replicas on each database. */
+class SchedulerTest {
+    private static final Duration SECOND = Duration.ofSeconds(1);
+
+    private static ScheduledJob job(String name, RecordingJob job, String replica, boolean catchUp, Duration timeout) {
+        return new ScheduledJob(name, "cron:" + name, new EveryPeriod(SECOND), job.type(), job,
+                Map.of("replica", replica), timeout, catchUp, true);
+    }
+
+    private static ScheduledJob job(String name, RecordingJob job, String replica) {
+        return job(name, job, replica, true, Duration.ofMinutes(1));
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void everyInstantRunsOnceAcrossThreeReplicas(TestDatabase db) throws Exception {
+        String name = uniqueName("every");
+        RecordingJob job = new RecordingJob();
+        try (Replica a = new Replica(db, TestTimings.FAST).start(job(name, job, "a"));
+                Replica b = new Replica(db, TestTimings.FAST).start(job(name, job, "b"));
+                Replica c = new Replica(db, TestTimings.FAST).start(job(name, job, "c"))) {
+            await().atMost(Duration.ofSeconds(20)).until(() -> job.rounds().size() >= 6);
+        }
+        List<RecordingJob.Round> rounds = job.rounds();
+        Map<Instant, Long> perInstant = rounds.stream()
+                .collect(Collectors.groupingBy(RecordingJob.Round::instant, TreeMap::new, Collectors.counting()));
+        assertTrue(perInstant.values().stream().allMatch(n -> n == 1), "each instant once: " + perInstant);
+        List<Instant> instants = List.copyOf(perInstant.keySet());
+        for (int i = 1; i < instants.size(); i++) {
+            assertEquals(instants.get(i - 1).plus(SECOND), instants.get(i), "no instant missing: " + instants);
+        }
+        assertTrue(rounds.stream().noneMatch(RecordingJob.Round::rerun));
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void roundCutShortByShutdownRunsOnceMoreElsewhere(TestDatabase db) throws Exception {
+        String name = uniqueName("cut");
+        RecordingJob job = new RecordingJob();
+        job.behave(context -> {
+            if (!context.rerun()) {
+                Thread.sleep(Duration.ofMinutes(1)); // until the shutdown cuts it short
+            }
+        });
+        Replica first = new Replica(db, TestTimings.FAST).start(job(name, job, "first"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> job.rounds().size() == 1);
+        Instant cut = job.rounds().getFirst().instant();
+        assertTrue(first.shutdown(Duration.ZERO), "the round winds down once cut short");
+        assertTrue(first.events.contains("ended " + name + " cut_short"));
+
+        job.behave(context -> {});
+        try (Replica second = new Replica(db, TestTimings.FAST).start(job(name, job, "second"))) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> !job.rounds(r -> r.rerun()).isEmpty());
+            RecordingJob.Round rerun = job.rounds(RecordingJob.Round::rerun).getFirst();
+            assertEquals(cut, rerun.instant());
+            assertEquals("second", rerun.replica());
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4))
+                    .until(() -> job.rounds(r -> r.instant().equals(cut)).size() == 2);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void failedRoundIsFinishedAndNeverRerun(TestDatabase db) throws Exception {
+        String name = uniqueName("fails");
+        RecordingJob job = new RecordingJob();
+        job.behave(context -> {
+            throw new IllegalStateException("boom");
+        });
+        try (Replica a = new Replica(db, TestTimings.FAST).start(job(name, job, "a"))) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> job.rounds().size() >= 3);
+        }
+        Set<Instant> instants = job.rounds().stream().map(RecordingJob.Round::instant).collect(Collectors.toSet());
+        assertEquals(job.rounds().size(), instants.size(), "no instant ran twice");
+        assertTrue(job.rounds().stream().noneMatch(RecordingJob.Round::rerun));
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void roundPastItsTimeoutIsCancelledAndNotRerun(TestDatabase db) throws Exception {
+        String name = uniqueName("timeout");
+        RecordingJob job = new RecordingJob();
+        job.behave(context -> Thread.sleep(Duration.ofMinutes(1)));
+        try (Replica a = new Replica(db, TestTimings.FAST).start(job(name, job, "a", true, Duration.ofMillis(300)))) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> a.events.stream().filter(e -> e.contains("timeout")).count() >= 2);
+            assertTrue(job.rounds().stream().noneMatch(RecordingJob.Round::rerun));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void roundLongerThanItsPeriodSkipsTheInstantsItOverran(TestDatabase db) throws Exception {
+        String name = uniqueName("overrun");
+        RecordingJob job = new RecordingJob();
+        job.behave(context -> {
+            if (context.instant().equals(job.rounds().getFirst().instant())) {
+                Thread.sleep(Duration.ofMillis(2500));
+            }
+        });
+        try (Replica a = new Replica(db, TestTimings.FAST).start(job(name, job, "a"));
+                Replica b = new Replica(db, TestTimings.FAST).start(job(name, job, "b"))) {
+            await().atMost(Duration.ofSeconds(15)).until(() -> job.rounds().size() >= 3);
+            List<RecordingJob.Round> rounds = job.rounds();
+            Instant first = rounds.getFirst().instant();
+            Instant second = rounds.get(1).instant();
+            assertTrue(!second.isBefore(first.plusSeconds(3)), "the overrun instants never run late: " + rounds);
+            String skippedBy = a.events.contains("skipped " + name + " 2") ? "a" : b.events.contains("skipped " + name + " 2") ? "b" : null;
+            assertTrue(skippedBy != null, "two instants logged skipped: " + a.events + " " + b.events);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void startCatchesUpOnlyTheMostRecentMissedInstant(TestDatabase db) throws Exception {
+        String name = uniqueName("catch-up");
+        Leases seed = db.leases(TestTimings.FAST);
+        Instant now = seed.readDatabaseClock();
+        Instant longAgo = new EveryPeriod(SECOND).latestAtOrBefore(now.minusSeconds(30)).orElseThrow();
+        seed.claimSlot("cron:" + name, longAgo).orElseThrow().finish(longAgo);
+
+        RecordingJob job = new RecordingJob();
+        try (Replica a = new Replica(db, TestTimings.FAST).start(job(name, job, "a"))) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> job.rounds().size() >= 2);
+        }
+        List<RecordingJob.Round> rounds = job.rounds();
+        Instant caughtUp = rounds.getFirst().instant();
+        assertTrue(caughtUp.isAfter(longAgo.plusSeconds(25)), "the most recent missed instant, not an old one: " + caughtUp);
+        assertTrue(!caughtUp.isAfter(now.plusSeconds(1)));
+        assertEquals(1, rounds.stream().filter(r -> r.instant().isBefore(now)).count(), "only one missed instant runs");
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void jobThatNeverRanDoesNotCatchUp(TestDatabase db) throws Exception {
+        String name = uniqueName("never");
+        RecordingJob job = new RecordingJob();
+        Instant startedAt;
+        try (Replica a = new Replica(db, TestTimings.FAST)) {
+            startedAt = a.leases.readDatabaseClock();
+            a.start(job(name, job, "a"));
+            await().atMost(Duration.ofSeconds(10)).until(() -> !job.rounds().isEmpty());
+        }
+        assertTrue(job.rounds().getFirst().instant().isAfter(startedAt), "the first round is a future instant");
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void catchUpNoneLeavesTheMissedInstantOnRecordOnly(TestDatabase db) throws Exception {
+        String name = uniqueName("no-catch-up");
+        Leases seed = db.leases(TestTimings.FAST);
+        Instant now = seed.readDatabaseClock();
+        Instant earlier = new EveryPeriod(SECOND).latestAtOrBefore(now.minusSeconds(10)).orElseThrow();
+        seed.claimSlot("cron:" + name, earlier).orElseThrow().finish(earlier);
+
+        RecordingJob job = new RecordingJob();
+        try (Replica a = new Replica(db, TestTimings.FAST).start(job(name, job, "a", false, Duration.ofMinutes(1)))) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> !job.rounds().isEmpty());
+        }
+        assertFalse(job.rounds().getFirst().instant().isBefore(now), "no missed instant runs");
+    }
+}
