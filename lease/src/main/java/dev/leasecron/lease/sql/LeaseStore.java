@@ -33,9 +33,12 @@ public final class LeaseStore {
     public LeaseStore(DataSource dataSource, Dialect dialect, Duration leaseDuration, Duration statementTimeout) {
         this.dataSource = dataSource;
         this.dialect = dialect;
-        this.settings = new Settings()
-                .withExecuteLogging(false)
-                .withQueryTimeout((int) Math.max(1, Math.ceilDiv(statementTimeout.toMillis(), 1000)));
+        Settings base = new Settings().withExecuteLogging(false);
+        // sqlite-jdbc turns a query timeout into the connection's busy timeout, replacing the URL's;
+        // a statement there waits on the file lock, which the URL's busy_timeout bounds.
+        this.settings = dialect.singleConnection()
+                ? base
+                : base.withQueryTimeout((int) Math.max(1, Math.ceilDiv(statementTimeout.toMillis(), 1000)));
         this.sql = new Sql(DSL.using(dataSource, dialect.jooq(), settings), dialect, leaseDuration.toMillis());
     }
 
