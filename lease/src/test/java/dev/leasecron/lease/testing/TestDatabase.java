@@ -6,6 +6,7 @@ import dev.leasecron.lease.LeaseListener;
 import dev.leasecron.lease.LeaseTimings;
 import dev.leasecron.lease.Leases;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -73,7 +74,11 @@ public final class TestDatabase implements AutoCloseable {
     }
 
     public Leases leases(LeaseTimings timings, DataSource pool) {
-        Leases leases = Leases.create(pool, timings, "test", LeaseListener.NONE);
+        return leases(timings, pool, LeaseListener.NONE);
+    }
+
+    public Leases leases(LeaseTimings timings, DataSource pool, LeaseListener listener) {
+        Leases leases = Leases.create(pool, timings, "test", listener);
         leases.initialize();
         return leases;
     }
@@ -88,6 +93,40 @@ public final class TestDatabase implements AutoCloseable {
         try (Connection c = pool(1).getConnection(); Statement s = c.createStatement()) {
             s.execute(sql);
         }
+    }
+
+    /** Runs one statement with {@code params} on a fresh connection and returns its row count. */
+    public int update(String sql, Object... params) throws SQLException {
+        try (Connection c = pool(1).getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                s.setObject(i + 1, params[i]);
+            }
+            return s.executeUpdate();
+        }
+    }
+
+    /** Ends {@code name}'s lease behind its holder's back, the way an expiry or a stranger's release would. */
+    public void expire(String name) throws SQLException {
+        update("UPDATE gst_leases SET expires_at_ms = 0 WHERE name = ?", name);
+    }
+
+    /**
+     * Stalls the database for {@code name}'s holder until closed: another connection writes the row in
+     * a transaction it keeps open, so every renewal waits on the row lock (on SQLite, on the write
+     * lock of the whole file). Reads of the row go on answering.
+     */
+    public AutoCloseable stall(String name) throws SQLException {
+        Connection c = pool(1).getConnection();
+        c.setAutoCommit(false);
+        try (PreparedStatement s = c.prepareStatement("UPDATE gst_leases SET instance = instance WHERE name = ?")) {
+            s.setString(1, name);
+            s.executeUpdate();
+        }
+        return () -> {
+            try (c) {
+                c.rollback();
+            }
+        };
     }
 
     @Override

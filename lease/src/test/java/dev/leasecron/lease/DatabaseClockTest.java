@@ -1,0 +1,58 @@
+package dev.leasecron.lease;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.leasecron.lease.testing.TestDatabase;
+import dev.leasecron.lease.testing.TestTimings;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The database clock: UTC milliseconds read in SQL, and the estimate a process keeps of it. */
+class DatabaseClockTest {
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void databaseClockIsUtcMilliseconds(TestDatabase db) {
+        Leases leases = db.leases(TestTimings.FAST);
+
+        long skewMs = leases.readDatabaseClock().toEpochMilli() - System.currentTimeMillis();
+
+        // The server runs on this machine: seconds read as milliseconds, or a time zone's offset, are far off.
+        assertTrue(Math.abs(skewMs) < 60_000, "the database clock is " + skewMs + " ms from this machine's");
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void databaseClockHasMillisecondsNotJustSeconds(TestDatabase db) {
+        Leases leases = db.leases(TestTimings.FAST);
+        List<Long> samples = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            samples.add(leases.readDatabaseClock().toEpochMilli());
+        }
+        assertTrue(samples.stream().anyMatch(ms -> ms % 1000 != 0), "whole seconds only: " + samples);
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void estimateNeverRunsAheadOfTheDatabase(TestDatabase db) {
+        Leases leases = db.leases(TestTimings.FAST);
+        assertFalse(leases.clock().known());
+        assertThrows(IllegalStateException.class, () -> leases.clock().now(), "no estimate before a sample");
+
+        leases.readDatabaseClock();
+        for (int i = 0; i < 5; i++) {
+            await().pollDelay(Duration.ofMillis(50L * i)).until(() -> true); // the estimate runs on alone for a while
+            Instant estimate = leases.clock().now();
+            Instant fresh = leases.readDatabaseClock();
+            // The database answers in whole milliseconds, so the estimate is compared at that precision.
+            assertTrue(fresh.toEpochMilli() >= estimate.toEpochMilli(), "estimate " + estimate + " ahead of the database's " + fresh);
+        }
+    }
+}
