@@ -52,7 +52,8 @@ start_mariadb() {
   done
   mariadb --socket="$dir/sock" -uroot -e "CREATE DATABASE leasecron_test;
     CREATE USER 'leasecron'@'127.0.0.1' IDENTIFIED BY 'leasecron';
-    GRANT ALL ON leasecron_test.* TO 'leasecron'@'127.0.0.1';"
+    GRANT ALL ON leasecron_test.* TO 'leasecron'@'127.0.0.1';
+    GRANT ALL ON \`test\\_%\`.* TO 'leasecron'@'127.0.0.1';"
   echo "MariaDB $(mariadbd --version | awk '{print $3}') on 127.0.0.1:$MARIADB_PORT"
 }
 
