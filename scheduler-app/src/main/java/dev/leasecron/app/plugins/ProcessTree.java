@@ -1,14 +1,11 @@
 package dev.leasecron.app.plugins;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 /**
@@ -17,6 +14,8 @@ import java.util.stream.Stream;
  * parent is gone they are re-parented and no longer found through it.
  */
 final class ProcessTree {
+    private static final Duration POLL_INTERVAL = Duration.ofMillis(20);
+
     private ProcessTree() {}
 
     /**
@@ -31,7 +30,7 @@ final class ProcessTree {
         awaitExit(tree, grace);
         Set<ProcessHandle> survivors = new LinkedHashSet<>();
         // A survivor may have forked during the grace, so its descendants are collected again.
-        tree.stream().filter(ProcessHandle::isAlive).forEach(p -> survivors.addAll(treeOf(p)));
+        tree.stream().filter(ProcessTree::isRunning).forEach(p -> survivors.addAll(treeOf(p)));
         survivors.forEach(ProcessHandle::destroyForcibly);
         awaitExit(survivors, grace);
     }
@@ -45,27 +44,44 @@ final class ProcessTree {
         return tree;
     }
 
+    /**
+     * Polls rather than using {@link ProcessHandle#onExit()}, which for a process that is not our
+     * child (every descendant) only polls itself, with a backoff that reaches seconds.
+     */
     private static void awaitExit(Set<ProcessHandle> processes, Duration limit) {
-        List<CompletableFuture<ProcessHandle>> exits = new ArrayList<>();
-        processes.forEach(p -> exits.add(p.onExit()));
-        CompletableFuture<Void> all = CompletableFuture.allOf(exits.toArray(CompletableFuture[]::new));
         long deadline = System.nanoTime() + limit.toNanos();
         boolean interrupted = false;
         try {
-            while (true) {
+            while (processes.stream().anyMatch(ProcessTree::isRunning) && System.nanoTime() - deadline < 0) {
                 try {
-                    all.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                    return;
+                    Thread.sleep(POLL_INTERVAL);
                 } catch (InterruptedException e) {
                     interrupted = true;
-                } catch (TimeoutException | ExecutionException e) {
-                    return;
                 }
             }
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /**
+     * Whether {@code process} still runs. A killed descendant whose parent is gone stays a zombie
+     * until init reaps it, which some container inits do only every second or so; it runs nothing,
+     * so on Linux its state in {@code /proc} decides.
+     */
+    static boolean isRunning(ProcessHandle process) {
+        if (!process.isAlive()) {
+            return false;
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+            // Format: "pid (command) state ...", and the command may itself hold parentheses.
+            char state = stat.charAt(stat.lastIndexOf(')') + 2);
+            return state != 'Z' && state != 'X';
+        } catch (IOException | RuntimeException e) {
+            return process.isAlive();
         }
     }
 }
