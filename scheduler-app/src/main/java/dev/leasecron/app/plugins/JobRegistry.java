@@ -32,6 +32,8 @@ import java.util.TreeSet;
  * call it only once no round runs any more.
  */
 public final class JobRegistry implements AutoCloseable {
+    private static final String SERVICE_PREFIX = Job.class.getName() + ": ";
+
     private final Map<String, LoadedJob> jobsByType;
     private final URLClassLoader pluginLoader;
 
@@ -181,13 +183,17 @@ public final class JobRegistry implements AutoCloseable {
                 .orElseGet(() -> new PluginLoadException("a job plugin cannot be loaded: " + rootMessage(e), e));
     }
 
-    /** The innermost message, which says what went wrong, prefixed with its exception's type. */
+    /**
+     * What went wrong, for a message: the error's own message without ServiceLoader's prefix of the
+     * service's name, and the innermost cause, which usually says why.
+     */
     private static String rootMessage(Throwable e) {
+        String message = String.valueOf(e.getMessage()).replace(SERVICE_PREFIX, "");
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        return root == e ? String.valueOf(e.getMessage()) : e.getMessage() + " (" + root + ")";
+        return root == e ? message : message + " (" + root + ")";
     }
 
     private static URL[] urls(List<Path> jars) {
