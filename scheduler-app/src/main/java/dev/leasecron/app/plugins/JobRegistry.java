@@ -1,5 +1,7 @@
 package dev.leasecron.app.plugins;
 
+import dev.leasecron.app.logging.Event;
+import dev.leasecron.app.logging.Events;
 import dev.leasecron.jobs.Job;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,6 +19,9 @@ import java.util.ServiceLoader;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The job types a daemon can run, by {@link Job#type()}: every {@link Job} that
@@ -32,6 +37,7 @@ import java.util.TreeSet;
  * call it only once no round runs any more.
  */
 public final class JobRegistry implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(JobRegistry.class);
     private static final String SERVICE_PREFIX = Job.class.getName() + ": ";
 
     private final Map<String, LoadedJob> jobsByType;
@@ -50,16 +56,24 @@ public final class JobRegistry implements AutoCloseable {
     public static JobRegistry load(PluginFolder folder) {
         List<Path> jars = folder.jars();
         ClassLoader appLoader = JobRegistry.class.getClassLoader();
+        JobRegistry registry;
         if (jars.isEmpty()) {
-            return new JobRegistry(discover(appLoader, ProviderIndex.of(jars)), null);
+            registry = new JobRegistry(discover(appLoader, ProviderIndex.of(jars)), null);
+        } else {
+            URLClassLoader pluginLoader = new URLClassLoader("leasecron-plugins", urls(jars), appLoader);
+            try {
+                registry = new JobRegistry(discover(pluginLoader, ProviderIndex.of(jars)), pluginLoader);
+            } catch (RuntimeException | Error e) {
+                closeQuietly(pluginLoader, e);
+                throw e;
+            }
         }
-        URLClassLoader pluginLoader = new URLClassLoader("leasecron-plugins", urls(jars), appLoader);
-        try {
-            return new JobRegistry(discover(pluginLoader, ProviderIndex.of(jars)), pluginLoader);
-        } catch (RuntimeException | Error e) {
-            closeQuietly(pluginLoader, e);
-            throw e;
-        }
+        Event.of(Events.PLUGINS_LOADED)
+                .with("types", String.join(",", registry.types()))
+                .with("folder", folder.path().toAbsolutePath())
+                .with("jars", jars.stream().map(jar -> jar.getFileName().toString()).collect(Collectors.joining(",")))
+                .info(LOG);
+        return registry;
     }
 
     /**

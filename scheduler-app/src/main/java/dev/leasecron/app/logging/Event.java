@@ -1,0 +1,111 @@
+package dev.leasecron.app.logging;
+
+import java.util.ArrayList;
+import java.util.List;
+import net.logstash.logback.argument.StructuredArgument;
+import net.logstash.logback.argument.StructuredArguments;
+import net.logstash.logback.marker.Markers;
+import org.slf4j.Logger;
+import org.slf4j.Marker;
+
+/**
+ * One log entry for a named event, written in one line:
+ * {@code Event.of(Events.ROUND_END).with("job", "backup").with("outcome", "ok").info(log)}.
+ *
+ * <p>In JSON the entry has {@code "event": "round.end"} and each field at the top level; its message
+ * reads {@code round.end job=backup outcome=ok} in both formats. A field whose value is null is left
+ * out. Values are written as they are when they are strings, numbers or booleans, and as their
+ * {@code toString()} otherwise, so an {@link java.time.Instant} becomes ISO-8601 UTC.
+ *
+ * <p>An event is built and logged by one thread; it is not meant to be kept or shared.
+ */
+public final class Event {
+    private final String name;
+    private final List<StructuredArgument> fields = new ArrayList<>();
+
+    private Event(String name) {
+        this.name = name;
+    }
+
+    /** An event named {@code name}, e.g. {@link Events#ROUND_START}. */
+    public static Event of(String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("an event needs a name");
+        }
+        return new Event(name);
+    }
+
+    /** Adds field {@code key}; a null {@code value} adds nothing. */
+    public Event with(String key, Object value) {
+        if (value != null) {
+            fields.add(StructuredArguments.kv(key, plain(value)));
+        }
+        return this;
+    }
+
+    public void debug(Logger log) {
+        if (log.isDebugEnabled()) {
+            log.debug(marker(), pattern(), arguments(null));
+        }
+    }
+
+    public void info(Logger log) {
+        if (log.isInfoEnabled()) {
+            log.info(marker(), pattern(), arguments(null));
+        }
+    }
+
+    public void warn(Logger log) {
+        warn(log, null);
+    }
+
+    /** Logs at WARN with {@code error}'s stack trace; a null {@code error} logs none. */
+    public void warn(Logger log, Throwable error) {
+        if (log.isWarnEnabled()) {
+            log.warn(marker(), pattern(), arguments(error));
+        }
+    }
+
+    public void error(Logger log) {
+        error(log, null);
+    }
+
+    /** Logs at ERROR with {@code error}'s stack trace; a null {@code error} logs none. */
+    public void error(Logger log, Throwable error) {
+        if (log.isErrorEnabled()) {
+            log.error(marker(), pattern(), arguments(error));
+        }
+    }
+
+    private Marker marker() {
+        return Markers.append("event", name);
+    }
+
+    /**
+     * The event's name, then one placeholder per field, each rendered as {@code key=value}. The
+     * values are arguments, never part of the pattern, so a value holding "{}" is written as is.
+     */
+    private String pattern() {
+        StringBuilder pattern = new StringBuilder(name.replace("{}", "{ }"));
+        fields.forEach(field -> pattern.append(" {}"));
+        return pattern.toString();
+    }
+
+    private Object[] arguments(Throwable error) {
+        List<Object> arguments = new ArrayList<>(fields);
+        if (error != null) {
+            // SLF4J takes a Throwable after the last placeholder's argument as the entry's exception.
+            arguments.add(error);
+        }
+        return arguments.toArray();
+    }
+
+    private static Object plain(Object value) {
+        return switch (value) {
+            case String s -> s;
+            case Number n -> n;
+            case Boolean b -> b;
+            default -> value.toString();
+        };
+    }
+}
