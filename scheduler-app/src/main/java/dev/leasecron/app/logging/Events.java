@@ -29,6 +29,6 @@ public final class Events {
     public static final String CONFIG_RELOADED = "config.reloaded";
     /** A changed jobs YAML was invalid and ignored; the previous config stays in force. */
     public static final String CONFIG_REJECTED = "config.rejected";
-    /** The job types were loaded: which types, from where. */
+    /** The job types were loaded: which types, from where ({@code JobRegistry.sources()}). */
     public static final String PLUGINS_LOADED = "plugins.loaded";
 }

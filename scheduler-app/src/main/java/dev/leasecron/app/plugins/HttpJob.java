@@ -73,7 +73,8 @@ public final class HttpJob implements Job {
 
     private static HttpResponse<Void> await(CompletableFuture<HttpResponse<Void>> answer, HttpClient client,
             HttpCall call, JobContext context) throws Exception {
-        try (AutoCloseable registration = context.cancellation().onCancel(() -> answer.cancel(true))) {
+        AutoCloseable registration = context.cancellation().onCancel(() -> answer.cancel(true));
+        try {
             return answer.get();
         } catch (InterruptedException e) {
             answer.cancel(true);
@@ -92,6 +93,8 @@ public final class HttpJob implements Job {
                 case IOException io -> new JobFailedException(call.describe() + ": " + io, io);
                 case Throwable other -> e;
             };
+        } finally {
+            registration.close();
         }
     }
 }

@@ -1,7 +1,5 @@
 package dev.leasecron.app.plugins;
 
-import dev.leasecron.app.logging.Event;
-import dev.leasecron.app.logging.Events;
 import dev.leasecron.jobs.Job;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,12 +14,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The job types a daemon can run, by {@link Job#type()}: every {@link Job} that
@@ -37,7 +33,6 @@ import org.slf4j.LoggerFactory;
  * call it only once no round runs any more.
  */
 public final class JobRegistry implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(JobRegistry.class);
     private static final String SERVICE_PREFIX = Job.class.getName() + ": ";
 
     private final Map<String, LoadedJob> jobsByType;
@@ -56,24 +51,16 @@ public final class JobRegistry implements AutoCloseable {
     public static JobRegistry load(PluginFolder folder) {
         List<Path> jars = folder.jars();
         ClassLoader appLoader = JobRegistry.class.getClassLoader();
-        JobRegistry registry;
         if (jars.isEmpty()) {
-            registry = new JobRegistry(discover(appLoader, ProviderIndex.of(jars)), null);
-        } else {
-            URLClassLoader pluginLoader = new URLClassLoader("leasecron-plugins", urls(jars), appLoader);
-            try {
-                registry = new JobRegistry(discover(pluginLoader, ProviderIndex.of(jars)), pluginLoader);
-            } catch (RuntimeException | Error e) {
-                closeQuietly(pluginLoader, e);
-                throw e;
-            }
+            return new JobRegistry(discover(appLoader, ProviderIndex.of(jars)), null);
         }
-        Event.of(Events.PLUGINS_LOADED)
-                .with("types", String.join(",", registry.types()))
-                .with("folder", folder.path().toAbsolutePath())
-                .with("jars", jars.stream().map(jar -> jar.getFileName().toString()).collect(Collectors.joining(",")))
-                .info(LOG);
-        return registry;
+        URLClassLoader pluginLoader = new URLClassLoader("leasecron-plugins", urls(jars), appLoader);
+        try {
+            return new JobRegistry(discover(pluginLoader, ProviderIndex.of(jars)), pluginLoader);
+        } catch (RuntimeException | Error e) {
+            closeQuietly(pluginLoader, e);
+            throw e;
+        }
     }
 
     /**
@@ -101,6 +88,16 @@ public final class JobRegistry implements AutoCloseable {
      */
     public Job get(String type) {
         return find(type).orElseThrow(() -> new IllegalArgumentException(unknownType(type)));
+    }
+
+    /**
+     * Where each type's implementation was loaded from (a jar, or the classes folder of a build),
+     * by type: for the daemon's {@code plugins.loaded} event.
+     */
+    public SortedMap<String, String> sources() {
+        SortedMap<String, String> sources = new TreeMap<>();
+        jobsByType.forEach((type, loaded) -> sources.put(type, loaded.source()));
+        return Collections.unmodifiableSortedMap(sources);
     }
 
     /** The loaded types, sorted. */

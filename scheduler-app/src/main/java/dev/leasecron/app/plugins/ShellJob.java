@@ -113,7 +113,8 @@ public final class ShellJob implements Job {
      */
     private int awaitExitOrCancellation(Process process, Cancellation cancellation) throws Exception {
         CompletableFuture<Void> cancelled = new CompletableFuture<>();
-        try (AutoCloseable registration = cancellation.onCancel(() -> cancelled.complete(null))) {
+        AutoCloseable registration = cancellation.onCancel(() -> cancelled.complete(null));
+        try {
             CompletableFuture.anyOf(process.onExit(), cancelled).get();
         } catch (InterruptedException e) {
             ProcessTree.kill(process.toHandle(), grace);
@@ -123,6 +124,8 @@ public final class ShellJob implements Job {
             // The interrupt came with the cancellation; keep it for the caller.
             Thread.currentThread().interrupt();
             throw cancelled(process, cancellation);
+        } finally {
+            registration.close();
         }
         if (process.isAlive()) {
             ProcessTree.kill(process.toHandle(), grace);

@@ -86,8 +86,11 @@ class LoggingSetupTest {
         LoggingSetup.configure(LogFormat.JSON);
 
         List<String> lines = stdoutOf(() -> {
-            try (MDC.MDCCloseable job = MDC.putCloseable("job", "backup")) {
+            MDC.put("job", "backup");
+            try {
                 Event.of(Events.LEASE_LOST).with("term", 3).warn(log, new IllegalStateException("renew {} refused"));
+            } finally {
+                MDC.remove("job");
             }
         });
 
@@ -130,8 +133,11 @@ class LoggingSetupTest {
         LoggingSetup.configure(LogFormat.CONSOLE);
 
         List<String> lines = stdoutOf(() -> {
-            try (MDC.MDCCloseable job = MDC.putCloseable("job", "backup")) {
+            MDC.put("job", "backup");
+            try {
                 Event.of(Events.ROUND_START).with("term", 2).info(log);
+            } finally {
+                MDC.remove("job");
             }
             log.info("no mdc");
         });

@@ -90,6 +90,7 @@ class JobRegistryTest {
 
         try (JobRegistry registry = JobRegistry.load(PluginFolder.given(plugins))) {
             assertEquals(List.of("http", "report", "shell"), List.copyOf(registry.types()));
+            assertEquals(jar.toString(), registry.sources().get("report"));
             Job report = registry.get("report");
             assertEquals(jar.toUri().toURL(), report.getClass().getProtectionDomain().getCodeSource().getLocation());
             TestJobContext context = new TestJobContext("nightly-report", Map.of());
