@@ -1,7 +1,10 @@
 package dev.leasecron.app.logging;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import net.logstash.logback.argument.StructuredArgument;
 import net.logstash.logback.argument.StructuredArguments;
 import net.logstash.logback.marker.Markers;
@@ -14,8 +17,9 @@ import org.slf4j.Marker;
  *
  * <p>In JSON the entry has {@code "event": "round.end"} and each field at the top level; its message
  * reads {@code round.end job=backup outcome=ok} in both formats. A field whose value is null is left
- * out. Values are written as they are when they are strings, numbers or booleans, and as their
- * {@code toString()} otherwise, so an {@link java.time.Instant} becomes ISO-8601 UTC.
+ * out. Strings, numbers and booleans are written as they are, maps as JSON objects and collections
+ * as arrays (of values converted the same way), anything else as its {@code toString()}, so an
+ * {@link java.time.Instant} becomes ISO-8601 UTC.
  *
  * <p>An event is built and logged by one thread; it is not meant to be kept or shared.
  */
@@ -100,11 +104,19 @@ public final class Event {
         return arguments.toArray();
     }
 
+    /** A value the JSON writer, which knows no {@code java.time} types, writes as intended. */
     private static Object plain(Object value) {
         return switch (value) {
+            case null -> null;
             case String s -> s;
             case Number n -> n;
             case Boolean b -> b;
+            case Map<?, ?> map -> {
+                Map<String, Object> copy = new LinkedHashMap<>();
+                map.forEach((key, entry) -> copy.put(String.valueOf(key), plain(entry)));
+                yield copy;
+            }
+            case Collection<?> items -> items.stream().map(Event::plain).toList();
             default -> value.toString();
         };
     }

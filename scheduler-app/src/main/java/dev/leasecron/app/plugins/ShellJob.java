@@ -25,6 +25,10 @@ import org.slf4j.Logger;
  * is success; any other is a failure whose message holds the code and the last lines of stderr.
  * When the round is cancelled or its thread interrupted, the command and every process it started
  * get SIGTERM, and SIGKILL {@link #DEFAULT_GRACE} later if still alive; the round then ends.
+ *
+ * <p>The round ends when the command exits. A process it left running in the background is not
+ * waited for (beyond the grace, for output still in the pipes) and not killed: once its parent is
+ * gone it cannot be told apart from the host's other processes.
  */
 public final class ShellJob implements Job {
     /** How long a cancelled command has between SIGTERM and SIGKILL. */

@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
@@ -100,6 +101,22 @@ class LoggingSetupTest {
         assertEquals("backup", entry.get("job").asText());
         assertTrue(entry.get("stack_trace").asText().startsWith(
                 "java.lang.IllegalStateException: renew {} refused\n\tat "), entry.get("stack_trace").asText());
+    }
+
+    @Test
+    void mapsAndCollectionsBecomeJsonObjectsAndArrays() throws IOException {
+        LoggingSetup.configure(LogFormat.JSON);
+
+        List<String> lines = stdoutOf(() -> Event.of(Events.PLUGINS_LOADED)
+                .with("sources", Map.of("hello", "plugins/hello.jar"))
+                .with("skipped", List.of(Instant.parse("2026-12-02T15:05:00Z")))
+                .info(log));
+
+        JsonNode entry = JSON.readTree(lines.getFirst());
+        assertEquals("plugins/hello.jar", entry.get("sources").get("hello").asText());
+        assertEquals("2026-12-02T15:05:00Z", entry.get("skipped").get(0).asText());
+        assertEquals("plugins.loaded sources={hello=plugins/hello.jar} skipped=[2026-12-02T15:05:00Z]",
+                entry.get("message").asText());
     }
 
     @Test

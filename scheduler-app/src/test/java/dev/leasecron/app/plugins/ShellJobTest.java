@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
@@ -136,6 +137,19 @@ class ShellJobTest {
     }
 
     @Test
+    void processLeftInTheBackgroundDoesNotHoldTheRoundOpen() {
+        TestJobContext context = context(Map.of("command", "sleep 1000 & echo $!"));
+        RoundThread round = RoundThread.start(job, context);
+        long backgroundPid = awaitLoggedPid(context);
+        try {
+            await().atMost(Duration.ofSeconds(5)).until(() -> !round.isRunning());
+            assertEquals(Optional.empty(), round.failure());
+        } finally {
+            ProcessHandle.of(backgroundPid).ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    @Test
     void checkParamsAcceptsBothCommandForms() {
         assertEquals(List.of(), job.checkParams(Map.of("command", "echo hi")));
         assertEquals(List.of(), job.checkParams(Map.of(
@@ -174,7 +188,7 @@ class ShellJobTest {
                         .filter(m -> m.matches("stdout: \\d+"))
                         .map(m -> Long.parseLong(m.substring("stdout: ".length())))
                         .findFirst(),
-                java.util.Optional::isPresent).orElseThrow();
+                Optional::isPresent).orElseThrow();
     }
 
     private static boolean isGone(long pid) {
