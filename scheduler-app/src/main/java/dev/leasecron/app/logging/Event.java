@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import net.logstash.logback.argument.StructuredArgument;
 import net.logstash.logback.argument.StructuredArguments;
 import net.logstash.logback.marker.Markers;
@@ -24,6 +25,8 @@ import org.slf4j.Marker;
  * <p>An event is built and logged by one thread; it is not meant to be kept or shared.
  */
 public final class Event {
+    private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]*(\\.[a-z0-9_]+)*");
+
     private final String name;
     private final List<StructuredArgument> fields = new ArrayList<>();
 
@@ -31,10 +34,14 @@ public final class Event {
         this.name = name;
     }
 
-    /** An event named {@code name}, e.g. {@link Events#ROUND_START}. */
+    /**
+     * An event named {@code name}, e.g. {@link Events#ROUND_START}.
+     *
+     * @throws IllegalArgumentException the name is not dotted lower-case words, like {@code round.end}
+     */
     public static Event of(String name) {
-        if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException("an event needs a name");
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("an event name is dotted lower-case words, like round.end: " + name);
         }
         return new Event(name);
     }
@@ -90,7 +97,7 @@ public final class Event {
      * values are arguments, never part of the pattern, so a value holding "{}" is written as is.
      */
     private String pattern() {
-        StringBuilder pattern = new StringBuilder(name.replace("{}", "{ }"));
+        StringBuilder pattern = new StringBuilder(name);
         fields.forEach(field -> pattern.append(" {}"));
         return pattern.toString();
     }

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -127,6 +128,15 @@ class LoggingSetupTest {
                 .error(log));
 
         assertEquals("round.end error=bad {} value job=x", JSON.readTree(lines.getFirst()).get("message").asText());
+    }
+
+    @Test
+    void eventNamesAreDottedLowerCaseWords() throws IllegalAccessException {
+        assertThrows(IllegalArgumentException.class, () -> Event.of("Round End {}"));
+        assertThrows(IllegalArgumentException.class, () -> Event.of(""));
+        for (Field name : Events.class.getFields()) {
+            Event.of((String) name.get(null));
+        }
     }
 
     @Test
