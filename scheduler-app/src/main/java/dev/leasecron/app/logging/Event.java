@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import net.logstash.logback.argument.StructuredArgument;
 import net.logstash.logback.argument.StructuredArguments;
@@ -25,6 +26,8 @@ import org.slf4j.Marker;
  * <p>An event is built and logged by one thread; it is not meant to be kept or shared.
  */
 public final class Event {
+    private static final Set<String> RESERVED_KEYS =
+            Set.of("@timestamp", "message", "logger", "thread", "level", "stack_trace", "event");
     private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]*(\\.[a-z0-9_]+)*");
 
     private final String name;
@@ -46,8 +49,17 @@ public final class Event {
         return new Event(name);
     }
 
-    /** Adds field {@code key}; a null {@code value} adds nothing. */
+    /**
+     * Adds field {@code key}; a null {@code value} adds nothing.
+     *
+     * @throws IllegalArgumentException {@code key} is one of the entry's own fields ({@code message},
+     *     {@code level}, ...), which it would duplicate in the JSON object
+     */
     public Event with(String key, Object value) {
+        if (RESERVED_KEYS.contains(key)) {
+            throw new IllegalArgumentException("\"" + key + "\" is a field of every log entry; name the event's field"
+                    + " otherwise");
+        }
         if (value != null) {
             fields.add(StructuredArguments.kv(key, plain(value)));
         }

@@ -131,9 +131,10 @@ class LoggingSetupTest {
     }
 
     @Test
-    void eventNamesAreDottedLowerCaseWords() throws IllegalAccessException {
+    void eventNamesAreDottedLowerCaseWordsAndFieldsDoNotShadowTheEntrys() throws IllegalAccessException {
         assertThrows(IllegalArgumentException.class, () -> Event.of("Round End {}"));
         assertThrows(IllegalArgumentException.class, () -> Event.of(""));
+        assertThrows(IllegalArgumentException.class, () -> Event.of(Events.ROUND_END).with("message", "x"));
         for (Field name : Events.class.getFields()) {
             Event.of((String) name.get(null));
         }
