@@ -25,12 +25,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class LoggingSetup {
     /** Loggers of libraries, which log only WARN and above: their INFO is noise in a daemon's log. */
-    static final List<String> LIBRARY_LOGGERS = List.of("com.zaxxer.hikari", "org.jooq", "com.cronutils",
+    private static final List<String> LIBRARY_LOGGERS = List.of("com.zaxxer.hikari", "org.jooq", "com.cronutils",
             "io.micrometer", "org.sqlite", "org.postgresql", "org.mariadb.jdbc", "com.mysql", "com.fasterxml",
             "org.testcontainers");
 
     /** The console format: UTC time, level, thread, logger, message, MDC when there is any. */
-    static final String CONSOLE_PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSS'Z',UTC} %-5level [%thread] %logger{36} - %msg"
+    private static final String CONSOLE_PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSS'Z',UTC} %-5level [%thread] %logger{36} - %msg"
             + "%replace( {%mdc}){' \\{\\}', ''}%n";
 
     /** Milliseconds, as log collectors expect; in UTC, 'X' writes "Z". */
