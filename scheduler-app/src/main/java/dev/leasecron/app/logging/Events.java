@@ -1,0 +1,34 @@
+package dev.leasecron.app.logging;
+
+/**
+ * The names of the daemon's log events, the values of the {@code event} field. Operators filter and
+ * alert on them, so a name, once released, does not change.
+ */
+public final class Events {
+    private Events() {}
+
+    /** The daemon is up: config loaded, jobs scheduled. */
+    public static final String DAEMON_STARTED = "daemon.started";
+    /** The daemon received SIGTERM and stops claiming; running rounds get their grace. */
+    public static final String DAEMON_STOPPING = "daemon.stopping";
+    /** A round starts: job, instant, term, holder, instance, rerun. */
+    public static final String ROUND_START = "round.start";
+    /** A round ended: its start fields plus outcome, duration_ms and error. */
+    public static final String ROUND_END = "round.end";
+    /** Instants that passed while a round overran, not run: job, count, next instant. */
+    public static final String INSTANT_SKIPPED = "instant.skipped";
+    /** An instant whose slot a later instant took before it ran. */
+    public static final String INSTANT_SUPERSEDED = "instant.superseded";
+    /** A missed instant run at start-up (catch-up). */
+    public static final String INSTANT_CAUGHT_UP = "instant.caught_up";
+    /** A lease renewal failed; the lease is still held until its local deadline. */
+    public static final String LEASE_RENEW_FAILED = "lease.renew_failed";
+    /** A lease was lost: the round running under it is cut short. */
+    public static final String LEASE_LOST = "lease.lost";
+    /** A changed jobs YAML was loaded and applied. */
+    public static final String CONFIG_RELOADED = "config.reloaded";
+    /** A changed jobs YAML was invalid and ignored; the previous config stays in force. */
+    public static final String CONFIG_REJECTED = "config.rejected";
+    /** The job types were loaded: which types, from where ({@code JobRegistry.sources()}). */
+    public static final String PLUGINS_LOADED = "plugins.loaded";
+}

@@ -1,0 +1,94 @@
+package dev.leasecron.app.logging;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.encoder.Encoder;
+import java.util.List;
+import net.logstash.logback.encoder.LogstashEncoder;
+import net.logstash.logback.fieldnames.LogstashFieldNames;
+import net.logstash.logback.stacktrace.ShortenedThrowableConverter;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Configures Logback for the daemon, replacing what {@code logback.xml} set up: entries at INFO and
+ * above go to stdout in the chosen {@link LogFormat}; the libraries the daemon uses log only WARN and
+ * above; jOOQ prints neither its banner nor its tips.
+ *
+ * <p>In JSON, each line is one object with {@code @timestamp} (ISO-8601 UTC), {@code level},
+ * {@code logger}, {@code thread}, {@code message}, {@code stack_trace} when there is an exception,
+ * and MDC entries and {@link Event} fields at the top level. The CLI calls {@link #configure} first
+ * thing, before anything logs.
+ */
+public final class LoggingSetup {
+    /** Loggers of libraries, which log only WARN and above: their INFO is noise in a daemon's log. */
+    private static final List<String> LIBRARY_LOGGERS = List.of("com.zaxxer.hikari", "org.jooq", "com.cronutils",
+            "io.micrometer", "org.sqlite", "org.postgresql", "org.mariadb.jdbc", "com.mysql", "com.fasterxml",
+            "org.testcontainers");
+
+    /** The console format: UTC time, level, thread, logger, message, MDC when there is any. */
+    private static final String CONSOLE_PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSS'Z',UTC} %-5level [%thread] %logger{36} - %msg"
+            + "%replace( {%mdc}){' \\{\\}', ''}%n";
+
+    /** Milliseconds, as log collectors expect; in UTC, 'X' writes "Z". */
+    private static final String TIMESTAMP_PATTERN = "yyyy-MM-dd'T'HH:mm:ss.SSSX";
+    private static final int MAX_STACK_TRACE_CHARS = 16_384;
+
+    private LoggingSetup() {}
+
+    /** Sends all logging to stdout in {@code format}, from now on. */
+    public static void configure(LogFormat format) {
+        // jOOQ reads these when its first class loads, so they must be set before any database work.
+        System.setProperty("org.jooq.no-logo", "true");
+        System.setProperty("org.jooq.no-tips", "true");
+
+        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+        context.reset();
+        ConsoleAppender<ILoggingEvent> stdout = new ConsoleAppender<>();
+        stdout.setContext(context);
+        stdout.setName("stdout");
+        stdout.setEncoder(encoder(format, context));
+        stdout.start();
+
+        Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.setLevel(Level.INFO);
+        root.addAppender(stdout);
+        LIBRARY_LOGGERS.forEach(name -> context.getLogger(name).setLevel(Level.WARN));
+    }
+
+    private static Encoder<ILoggingEvent> encoder(LogFormat format, LoggerContext context) {
+        return switch (format) {
+            case JSON -> json(context);
+            case CONSOLE -> console(context);
+        };
+    }
+
+    private static Encoder<ILoggingEvent> json(LoggerContext context) {
+        LogstashEncoder encoder = new LogstashEncoder();
+        encoder.setContext(context);
+        LogstashFieldNames names = encoder.getFieldNames();
+        names.setLogger("logger");
+        names.setThread("thread");
+        names.setVersion(LogstashFieldNames.IGNORE_FIELD_INDICATOR);
+        names.setLevelValue(LogstashFieldNames.IGNORE_FIELD_INDICATOR);
+        encoder.setTimeZone("UTC");
+        encoder.setTimestampPattern(TIMESTAMP_PATTERN);
+        encoder.setIncludeContext(false);
+        ShortenedThrowableConverter stackTrace = new ShortenedThrowableConverter();
+        stackTrace.setMaxLength(MAX_STACK_TRACE_CHARS);
+        encoder.setThrowableConverter(stackTrace);
+        encoder.start();
+        return encoder;
+    }
+
+    private static Encoder<ILoggingEvent> console(LoggerContext context) {
+        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        encoder.setContext(context);
+        encoder.setPattern(CONSOLE_PATTERN);
+        encoder.start();
+        return encoder;
+    }
+}

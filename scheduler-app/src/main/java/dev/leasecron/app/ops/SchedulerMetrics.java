@@ -1,0 +1,121 @@
+package dev.leasecron.app.ops;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter.MeterProvider;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The scheduler's meters, as Prometheus shows them:
+ *
+ * <ul>
+ *   <li>{@code leasecron_rounds_total{job,outcome}}: rounds ended, by {@link RoundOutcome};
+ *   <li>{@code leasecron_fire_delay_seconds{job}}: histogram of how late a round's claim was, by
+ *       the database clock, after its instant;
+ *   <li>{@code leasecron_claims_total{job,result}}: claims {@code won} or {@code refused};
+ *   <li>{@code leasecron_lease_renew_failures_total{job}}, {@code leasecron_lease_losses_total{job}};
+ *   <li>{@code leasecron_instants_skipped_total{job}}, {@code leasecron_instants_superseded_total{job}},
+ *       {@code leasecron_reruns_total{job}};
+ *   <li>{@code leasecron_jobs_loaded}: jobs in the config in force.
+ * </ul>
+ *
+ * <p>Tags are the job's name and small fixed sets, never an instant, so the number of series grows
+ * with the number of jobs only. Safe to use from any thread.
+ */
+public final class SchedulerMetrics {
+    /** Bucket bounds of the fire delay: from "on time" to "the claim had to wait for retries". */
+    private static final Duration[] FIRE_DELAY_BUCKETS = {
+        Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
+        Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2_500), Duration.ofSeconds(5),
+        Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofMinutes(1), Duration.ofMinutes(5)
+    };
+
+    private final MeterProvider<Counter> rounds;
+    private final MeterProvider<Timer> fireDelay;
+    private final MeterProvider<Counter> claims;
+    private final MeterProvider<Counter> renewFailures;
+    private final MeterProvider<Counter> leaseLosses;
+    private final MeterProvider<Counter> instantsSkipped;
+    private final MeterProvider<Counter> instantsSuperseded;
+    private final MeterProvider<Counter> reruns;
+    private final AtomicInteger jobsLoaded = new AtomicInteger();
+
+    /** Registers the meters in {@code registry}, typically a {@code PrometheusMeterRegistry}. */
+    public SchedulerMetrics(MeterRegistry registry) {
+        rounds = Counter.builder("leasecron.rounds").description("Rounds ended, by outcome")
+                .withRegistry(registry);
+        fireDelay = Timer.builder("leasecron.fire.delay")
+                .description("Time from a round's instant to its claim, by the database clock")
+                .serviceLevelObjectives(FIRE_DELAY_BUCKETS)
+                .withRegistry(registry);
+        claims = Counter.builder("leasecron.claims").description("Claims of an instant, won or refused")
+                .withRegistry(registry);
+        renewFailures = Counter.builder("leasecron.lease.renew.failures")
+                .description("Lease renewals that failed").withRegistry(registry);
+        leaseLosses = Counter.builder("leasecron.lease.losses")
+                .description("Leases lost while a round ran").withRegistry(registry);
+        instantsSkipped = Counter.builder("leasecron.instants.skipped")
+                .description("Instants not run because a round overran them").withRegistry(registry);
+        instantsSuperseded = Counter.builder("leasecron.instants.superseded")
+                .description("Instants not run because a later instant took their slot").withRegistry(registry);
+        reruns = Counter.builder("leasecron.reruns")
+                .description("Rounds rerun after a round was cut short").withRegistry(registry);
+        Gauge.builder("leasecron.jobs.loaded", jobsLoaded, AtomicInteger::get)
+                .description("Jobs in the config in force").register(registry);
+    }
+
+    /** A round of {@code job} ended with {@code outcome}. */
+    public void roundEnded(String job, RoundOutcome outcome) {
+        rounds.withTags("job", job, "outcome", outcome.tag()).increment();
+    }
+
+    /**
+     * A round of {@code job} was claimed {@code delay} after its instant (claim time minus instant,
+     * both by the database clock). A negative delay, which only clock arithmetic can produce, counts
+     * as zero.
+     */
+    public void fireDelay(String job, Duration delay) {
+        fireDelay.withTags("job", job).record(delay.isNegative() ? Duration.ZERO : delay);
+    }
+
+    /** A claim of an instant of {@code job} was won ({@code true}) or refused. */
+    public void claim(String job, boolean won) {
+        claims.withTags("job", job, "result", won ? "won" : "refused").increment();
+    }
+
+    /** A renewal of {@code job}'s lease failed. */
+    public void leaseRenewFailed(String job) {
+        renewFailures.withTags("job", job).increment();
+    }
+
+    /** {@code job}'s lease was lost. */
+    public void leaseLost(String job) {
+        leaseLosses.withTags("job", job).increment();
+    }
+
+    /** {@code count} instants of {@code job} were skipped because a round overran them. */
+    public void instantsSkipped(String job, long count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("count must not be negative: " + count);
+        }
+        instantsSkipped.withTags("job", job).increment(count);
+    }
+
+    /** An instant of {@code job} was superseded by a later one before it ran. */
+    public void instantSuperseded(String job) {
+        instantsSuperseded.withTags("job", job).increment();
+    }
+
+    /** A rerun of {@code job} started. */
+    public void rerunStarted(String job) {
+        reruns.withTags("job", job).increment();
+    }
+
+    /** The config in force has {@code count} jobs. */
+    public void jobsLoaded(int count) {
+        jobsLoaded.set(count);
+    }
+}

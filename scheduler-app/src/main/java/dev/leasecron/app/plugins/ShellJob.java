@@ -1,0 +1,148 @@
+package dev.leasecron.app.plugins;
+
+import dev.leasecron.jobs.Cancellation;
+import dev.leasecron.jobs.Job;
+import dev.leasecron.jobs.JobContext;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+
+/**
+ * The built-in {@code shell} job type: runs a command as a child process per round.
+ *
+ * <p>Params: {@code command}, an argv list ({@code ["pg_dump", "-f", "/backup/db.sql"]}) or one
+ * string run by {@code sh -c}; {@code env}, a mapping of names to strings; {@code workingDir}. The
+ * command inherits the daemon's environment, then {@code env}, then {@code LEASECRON_JOB},
+ * {@code LEASECRON_INSTANT} (ISO-8601 UTC), {@code LEASECRON_TERM} and {@code LEASECRON_RERUN}
+ * ({@code true}/{@code false}), which {@code env} cannot override. Its stdin is empty.
+ *
+ * <p>Each line of its stdout and stderr goes to the round's log (long lines are cut). Exit code 0
+ * is success; any other is a failure whose message holds the code and the last lines of stderr.
+ * When the round is cancelled or its thread interrupted, the command and every process it started
+ * get SIGTERM, and SIGKILL {@link #DEFAULT_GRACE} later if still alive; the round then ends.
+ *
+ * <p>The round ends when the command exits. A process it left running in the background is not
+ * waited for (beyond the grace, for output still in the pipes) and not killed: once its parent is
+ * gone it cannot be told apart from the host's other processes.
+ */
+public final class ShellJob implements Job {
+    /** How long a cancelled command has between SIGTERM and SIGKILL. */
+    public static final Duration DEFAULT_GRACE = Duration.ofSeconds(2);
+
+    private static final int STDERR_TAIL_LINES = 20;
+    private static final int STDERR_TAIL_CHARS = 2_000;
+
+    private final Duration grace;
+
+    /** The job as ServiceLoader creates it, with the default grace. */
+    public ShellJob() {
+        this(DEFAULT_GRACE);
+    }
+
+    ShellJob(Duration grace) {
+        this.grace = grace;
+    }
+
+    @Override
+    public String type() {
+        return "shell";
+    }
+
+    @Override
+    public List<String> checkParams(Map<String, Object> params) {
+        ParamsReader reader = new ParamsReader(params);
+        ShellCommand.read(reader);
+        return reader.problems();
+    }
+
+    @Override
+    public void run(JobContext context) throws Exception {
+        ParamsReader reader = new ParamsReader(context.params());
+        ShellCommand command = ShellCommand.read(reader);
+        reader.requireValid();
+
+        Process process = start(command, context);
+        Logger log = context.log();
+        Tail stderrTail = new Tail(STDERR_TAIL_LINES, STDERR_TAIL_CHARS);
+        String name = "shell-" + context.jobName() + "-" + process.pid();
+        Thread stdout = OutputPump.start(name + "-stdout", process.inputReader(), line -> log.info("stdout: {}", line));
+        Thread stderr = OutputPump.start(name + "-stderr", process.errorReader(), line -> {
+            stderrTail.add(line);
+            log.info("stderr: {}", line);
+        });
+
+        int exitCode = awaitExitOrCancellation(process, context.cancellation());
+        // The pumps end when the pipes close; a descendant left running may hold them open, so the
+        // round does not wait on it for longer than the grace.
+        stdout.join(grace);
+        stderr.join(grace);
+        if (exitCode != 0) {
+            String tail = stderrTail.text();
+            throw new JobFailedException("command exited with code " + exitCode
+                    + (tail.isEmpty() ? " and no stderr output" : "; end of stderr:\n" + tail));
+        }
+        log.info("command exited with code 0");
+    }
+
+    private static Process start(ShellCommand command, JobContext context) throws JobFailedException {
+        ProcessBuilder builder = new ProcessBuilder(command.argv());
+        Map<String, String> env = builder.environment();
+        env.putAll(command.env());
+        env.put("LEASECRON_JOB", context.jobName());
+        env.put("LEASECRON_INSTANT", DateTimeFormatter.ISO_INSTANT.format(context.instant()));
+        env.put("LEASECRON_TERM", Long.toString(context.term()));
+        env.put("LEASECRON_RERUN", Boolean.toString(context.rerun()));
+        command.workingDir().ifPresent(dir -> builder.directory(dir.toFile()));
+        try {
+            Process process = builder.start();
+            process.getOutputStream().close();
+            return process;
+        } catch (IOException e) {
+            throw new JobFailedException("cannot start " + command.argv().getFirst()
+                    + command.workingDir().map(dir -> " in " + dir).orElse("") + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The process's exit code; or, when the round is cancelled or the thread interrupted before the
+     * process exits, kills the process tree and throws.
+     *
+     * @throws CancellationException the round was cancelled; its cause is the cancellation's reason
+     * @throws InterruptedException the thread was interrupted without a cancellation
+     */
+    private int awaitExitOrCancellation(Process process, Cancellation cancellation) throws Exception {
+        CompletableFuture<Void> cancelled = new CompletableFuture<>();
+        AutoCloseable registration = cancellation.onCancel(() -> cancelled.complete(null));
+        try {
+            CompletableFuture.anyOf(process.onExit(), cancelled).get();
+        } catch (InterruptedException e) {
+            ProcessTree.kill(process.toHandle(), grace);
+            if (!cancellation.isCancelled()) {
+                throw e;
+            }
+            // The interrupt came with the cancellation; keep it for the caller.
+            Thread.currentThread().interrupt();
+            throw cancelled(process, cancellation);
+        } finally {
+            registration.close();
+        }
+        if (process.isAlive()) {
+            ProcessTree.kill(process.toHandle(), grace);
+            throw cancelled(process, cancellation);
+        }
+        return process.exitValue();
+    }
+
+    private static CancellationException cancelled(Process process, Cancellation cancellation) {
+        Throwable reason = cancellation.reason();
+        CancellationException stopped = new CancellationException("command (pid " + process.pid()
+                + ") stopped: the round was cancelled" + (reason == null ? "" : " (" + reason + ")"));
+        stopped.initCause(reason);
+        return stopped;
+    }
+}

@@ -1,0 +1,205 @@
+package dev.leasecron.app.logging;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.util.ContextInitializer;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+class LoggingSetupTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final Logger log = LoggerFactory.getLogger("dev.leasecron.app.scheduler.Rounds");
+
+    @AfterEach
+    void restoreDefaultLogging() {
+        LoggingSetup.configure(LogFormat.JSON);
+    }
+
+    @Test
+    void eventIsOneJsonLineWithItsFieldsAtTopLevel() throws IOException {
+        LoggingSetup.configure(LogFormat.JSON);
+
+        List<String> lines = stdoutOf(() -> Event.of(Events.ROUND_END)
+                .with("job", "backup")
+                .with("instant", Instant.parse("2026-12-02T15:04:05Z"))
+                .with("term", 7L)
+                .with("rerun", false)
+                .with("error", null)
+                .info(log));
+
+        assertEquals(1, lines.size(), lines::toString);
+        JsonNode entry = JSON.readTree(lines.getFirst());
+        assertTrue(entry.get("@timestamp").asText().matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z"),
+                entry::toString);
+        assertEquals("INFO", entry.get("level").asText());
+        assertEquals("dev.leasecron.app.scheduler.Rounds", entry.get("logger").asText());
+        assertEquals(Thread.currentThread().getName(), entry.get("thread").asText());
+        assertEquals("round.end job=backup instant=2026-12-02T15:04:05Z term=7 rerun=false",
+                entry.get("message").asText());
+        assertEquals("round.end", entry.get("event").asText());
+        assertEquals("backup", entry.get("job").asText());
+        assertEquals("2026-12-02T15:04:05Z", entry.get("instant").asText());
+        assertEquals(7, entry.get("term").asLong());
+        assertFalse(entry.get("rerun").asBoolean(true));
+        assertFalse(entry.has("error"), "null fields are left out");
+        assertFalse(entry.has("@version"));
+        assertFalse(entry.has("level_value"));
+    }
+
+    @Test
+    void logbackXmlWritesTheSameFieldsAsTheJsonSetup() throws Exception {
+        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+        context.reset();
+        new ContextInitializer(context).autoConfig();
+
+        List<String> lines = stdoutOf(() -> {
+            LoggerFactory.getLogger("org.jooq.Constants").info("banner");
+            Event.of(Events.DAEMON_STARTED).with("jobs", 2).info(log);
+        });
+
+        assertEquals(1, lines.size(), lines::toString);
+        JsonNode entry = JSON.readTree(lines.getFirst());
+        assertEquals(List.of("@timestamp", "message", "logger", "thread", "level", "event", "jobs"),
+                toList(entry.fieldNames()));
+        assertTrue(entry.get("@timestamp").asText().endsWith("Z"), entry::toString);
+    }
+
+    @Test
+    void exceptionGoesToStackTraceAndMdcToTopLevel() throws IOException {
+        LoggingSetup.configure(LogFormat.JSON);
+
+        List<String> lines = stdoutOf(() -> {
+            MDC.put("job", "backup");
+            try {
+                Event.of(Events.LEASE_LOST).with("term", 3).warn(log, new IllegalStateException("renew {} refused"));
+            } finally {
+                MDC.remove("job");
+            }
+        });
+
+        JsonNode entry = JSON.readTree(lines.getFirst());
+        assertEquals("WARN", entry.get("level").asText());
+        assertEquals("lease.lost term=3", entry.get("message").asText());
+        assertEquals("backup", entry.get("job").asText());
+        assertTrue(entry.get("stack_trace").asText().startsWith(
+                "java.lang.IllegalStateException: renew {} refused\n\tat "), entry.get("stack_trace").asText());
+    }
+
+    @Test
+    void mapsAndCollectionsBecomeJsonObjectsAndArrays() throws IOException {
+        LoggingSetup.configure(LogFormat.JSON);
+
+        List<String> lines = stdoutOf(() -> Event.of(Events.PLUGINS_LOADED)
+                .with("sources", Map.of("hello", "plugins/hello.jar"))
+                .with("skipped", List.of(Instant.parse("2026-12-02T15:05:00Z")))
+                .info(log));
+
+        JsonNode entry = JSON.readTree(lines.getFirst());
+        assertEquals("plugins/hello.jar", entry.get("sources").get("hello").asText());
+        assertEquals("2026-12-02T15:05:00Z", entry.get("skipped").get(0).asText());
+        assertEquals("plugins.loaded sources={hello=plugins/hello.jar} skipped=[2026-12-02T15:05:00Z]",
+                entry.get("message").asText());
+    }
+
+    @Test
+    void valueHoldingPlaceholderIsWrittenAsItIs() throws IOException {
+        LoggingSetup.configure(LogFormat.JSON);
+
+        List<String> lines = stdoutOf(() -> Event.of(Events.ROUND_END).with("error", "bad {} value").with("job", "x")
+                .error(log));
+
+        assertEquals("round.end error=bad {} value job=x", JSON.readTree(lines.getFirst()).get("message").asText());
+    }
+
+    @Test
+    void eventNamesAreDottedLowerCaseWordsAndFieldsDoNotShadowTheEntrys() throws IllegalAccessException {
+        assertThrows(IllegalArgumentException.class, () -> Event.of("Round End {}"));
+        assertThrows(IllegalArgumentException.class, () -> Event.of(""));
+        assertThrows(IllegalArgumentException.class, () -> Event.of(Events.ROUND_END).with("message", "x"));
+        for (Field name : Events.class.getFields()) {
+            Event.of((String) name.get(null));
+        }
+    }
+
+    @Test
+    void librariesLogOnlyWarningsAndJooqStaysQuiet() {
+        LoggingSetup.configure(LogFormat.JSON);
+
+        List<String> lines = stdoutOf(() -> {
+            LoggerFactory.getLogger("com.zaxxer.hikari.pool.HikariPool").info("pool started");
+            LoggerFactory.getLogger("org.jooq.Constants").info("banner");
+            LoggerFactory.getLogger("com.zaxxer.hikari.pool.HikariPool").warn("connection is not available");
+        });
+
+        assertEquals(1, lines.size(), lines::toString);
+        assertTrue(lines.getFirst().contains("connection is not available"));
+        assertEquals("true", System.getProperty("org.jooq.no-logo"));
+        assertEquals("true", System.getProperty("org.jooq.no-tips"));
+    }
+
+    @Test
+    void consoleFormatIsOneReadableLine() {
+        LoggingSetup.configure(LogFormat.CONSOLE);
+
+        List<String> lines = stdoutOf(() -> {
+            MDC.put("job", "backup");
+            try {
+                Event.of(Events.ROUND_START).with("term", 2).info(log);
+            } finally {
+                MDC.remove("job");
+            }
+            log.info("no mdc");
+        });
+
+        assertEquals(2, lines.size(), lines::toString);
+        assertTrue(lines.get(0).matches("\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z INFO  \\[.+] dev\\.leasecron\\.app\\.scheduler\\.Rounds"
+                + " - round\\.start term=2 \\{job=backup}"), lines.get(0));
+        assertTrue(lines.get(1).endsWith(" - no mdc"), lines.get(1));
+    }
+
+    @Test
+    void formatNamesAreCaseInsensitiveAndUnknownOnesAreRefused() {
+        assertEquals(LogFormat.CONSOLE, LogFormat.parse(" Console "));
+        assertEquals(LogFormat.JSON, LogFormat.parse("json"));
+        IllegalArgumentException failure = assertThrows(IllegalArgumentException.class, () -> LogFormat.parse("xml"));
+        assertEquals("unknown log format \"xml\"; use json or console", failure.getMessage());
+    }
+
+    private static List<String> toList(Iterator<String> names) {
+        List<String> list = new ArrayList<>();
+        names.forEachRemaining(list::add);
+        return list;
+    }
+
+    /** The lines {@code logging} writes to stdout; Logback's console appender writes to the current System.out. */
+    private static List<String> stdoutOf(Runnable logging) {
+        PrintStream original = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            logging.run();
+        } finally {
+            System.setOut(original);
+        }
+        return captured.toString(StandardCharsets.UTF_8).lines().toList();
+    }
+}

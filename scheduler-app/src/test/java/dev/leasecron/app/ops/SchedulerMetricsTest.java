@@ -1,0 +1,73 @@
+package dev.leasecron.app.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class SchedulerMetricsTest {
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final SchedulerMetrics metrics = new SchedulerMetrics(registry);
+
+    @Test
+    void countersAppearUnderTheirPrometheusNamesWithLowCardinalityTags() {
+        metrics.roundEnded("backup", RoundOutcome.OK);
+        metrics.roundEnded("backup", RoundOutcome.OK);
+        metrics.roundEnded("backup", RoundOutcome.TIMEOUT);
+        metrics.claim("backup", true);
+        metrics.claim("backup", false);
+        metrics.leaseRenewFailed("backup");
+        metrics.leaseLost("backup");
+        metrics.instantsSkipped("backup", 4);
+        metrics.instantSuperseded("backup");
+        metrics.rerunStarted("backup");
+
+        String text = registry.scrape();
+
+        assertContains(text, "leasecron_rounds_total{job=\"backup\",outcome=\"ok\"} 2.0");
+        assertContains(text, "leasecron_rounds_total{job=\"backup\",outcome=\"timeout\"} 1.0");
+        assertContains(text, "leasecron_claims_total{job=\"backup\",result=\"won\"} 1.0");
+        assertContains(text, "leasecron_claims_total{job=\"backup\",result=\"refused\"} 1.0");
+        assertContains(text, "leasecron_lease_renew_failures_total{job=\"backup\"} 1.0");
+        assertContains(text, "leasecron_lease_losses_total{job=\"backup\"} 1.0");
+        assertContains(text, "leasecron_instants_skipped_total{job=\"backup\"} 4.0");
+        assertContains(text, "leasecron_instants_superseded_total{job=\"backup\"} 1.0");
+        assertContains(text, "leasecron_reruns_total{job=\"backup\"} 1.0");
+    }
+
+    @Test
+    void fireDelayIsAHistogramInSeconds() {
+        metrics.fireDelay("backup", Duration.ofMillis(30));
+        metrics.fireDelay("backup", Duration.ofSeconds(7));
+        metrics.fireDelay("backup", Duration.ofMillis(-5));
+
+        String text = registry.scrape();
+
+        assertContains(text, "leasecron_fire_delay_seconds_bucket{job=\"backup\",le=\"0.01\"} 1");
+        assertContains(text, "leasecron_fire_delay_seconds_bucket{job=\"backup\",le=\"0.05\"} 2");
+        assertContains(text, "leasecron_fire_delay_seconds_bucket{job=\"backup\",le=\"10.0\"} 3");
+        assertContains(text, "leasecron_fire_delay_seconds_count{job=\"backup\"} 3");
+        assertContains(text, "leasecron_fire_delay_seconds_sum{job=\"backup\"} 7.03");
+    }
+
+    @Test
+    void jobsLoadedGaugeShowsTheLatestCount() {
+        metrics.jobsLoaded(5);
+        metrics.jobsLoaded(2);
+
+        assertContains(registry.scrape(), "leasecron_jobs_loaded 2.0");
+    }
+
+    @Test
+    void negativeSkipCountIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> metrics.instantsSkipped("backup", -1));
+    }
+
+    private static void assertContains(String text, String line) {
+        assertTrue(text.lines().anyMatch(l -> l.equals(line) || l.startsWith(line + " ")), () -> line + " in\n" + text);
+    }
+}
