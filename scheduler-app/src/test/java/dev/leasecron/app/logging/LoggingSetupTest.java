@@ -66,6 +66,20 @@ class LoggingSetupTest {
     }
 
     @Test
+    void slf4jKeyValuePairsAreTopLevelFieldsToo() throws IOException {
+        // The lease module logs through SLF4J's fluent API alone: its entries must read like the app's.
+        LoggingSetup.configure(LogFormat.JSON);
+
+        List<String> lines = stdoutOf(() -> log.atWarn().addKeyValue("event", "lease.lost")
+                .addKeyValue("lease", "cron:backup").addKeyValue("term", 3L).log("lease lost"));
+
+        JsonNode entry = JSON.readTree(lines.getFirst());
+        assertEquals("lease.lost", entry.get("event").asText(), entry::toString);
+        assertEquals("cron:backup", entry.get("lease").asText());
+        assertEquals(3, entry.get("term").asLong());
+    }
+
+    @Test
     void logbackXmlWritesTheSameFieldsAsTheJsonSetup() throws Exception {
         LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
         context.reset();
