@@ -1,5 +1,6 @@
 package dev.leasecron.app.ops;
 
+import dev.leasecron.app.scheduler.Outcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter.MeterProvider;
@@ -12,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The scheduler's meters, as Prometheus shows them:
  *
  * <ul>
- *   <li>{@code leasecron_rounds_total{job,outcome}}: rounds ended, by {@link RoundOutcome};
+ *   <li>{@code leasecron_rounds_total{job,outcome}}: rounds ended, by {@link Outcome};
  *   <li>{@code leasecron_fire_delay_seconds{job}}: histogram of how late a round's claim was, by
  *       the database clock, after its instant;
  *   <li>{@code leasecron_claims_total{job,result}}: claims {@code won} or {@code refused};
@@ -68,8 +69,8 @@ public final class SchedulerMetrics {
     }
 
     /** A round of {@code job} ended with {@code outcome}. */
-    public void roundEnded(String job, RoundOutcome outcome) {
-        rounds.withTags("job", job, "outcome", outcome.tag()).increment();
+    public void roundEnded(String job, Outcome outcome) {
+        rounds.withTags("job", job, "outcome", outcome.label()).increment();
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.leasecron.app.ops;
 
+import dev.leasecron.app.scheduler.Outcome;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -64,7 +65,7 @@ class OpsServerTest {
 
     @Test
     void metricsShowsTheSchedulerMetersInPrometheusText() throws Exception {
-        metrics.roundEnded("backup", RoundOutcome.CUT_SHORT);
+        metrics.roundEnded("backup", Outcome.CUT_SHORT);
         metrics.jobsLoaded(3);
 
         HttpResponse<String> response = get("/metrics");

@@ -1,5 +1,6 @@
 package dev.leasecron.app.ops;
 
+import dev.leasecron.app.scheduler.Outcome;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,9 +16,9 @@ class SchedulerMetricsTest {
 
     @Test
     void countersAppearUnderTheirPrometheusNamesWithLowCardinalityTags() {
-        metrics.roundEnded("backup", RoundOutcome.OK);
-        metrics.roundEnded("backup", RoundOutcome.OK);
-        metrics.roundEnded("backup", RoundOutcome.TIMEOUT);
+        metrics.roundEnded("backup", Outcome.OK);
+        metrics.roundEnded("backup", Outcome.OK);
+        metrics.roundEnded("backup", Outcome.TIMEOUT);
         metrics.claim("backup", true);
         metrics.claim("backup", false);
         metrics.leaseRenewFailed("backup");

@@ -1,0 +1,61 @@
+package dev.leasecron.app.ops;
+
+import dev.leasecron.app.scheduler.Outcome;
+import dev.leasecron.app.scheduler.RoundListener;
+import dev.leasecron.app.scheduler.ScheduledJob;
+import dev.leasecron.lease.Handle;
+import dev.leasecron.lease.LeaseListener;
+import java.time.Duration;
+
+/** Counts what the scheduler and the leases under it do into {@link SchedulerMetrics}. */
+public final class MetricsListener implements RoundListener, LeaseListener {
+    private final SchedulerMetrics metrics;
+
+    public MetricsListener(SchedulerMetrics metrics) {
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void claimed(ScheduledJob job, boolean won) {
+        metrics.claim(job.name(), won);
+    }
+
+    @Override
+    public void started(ScheduledJob job, boolean rerun, Duration fireDelay) {
+        metrics.fireDelay(job.name(), fireDelay);
+        if (rerun) {
+            metrics.rerunStarted(job.name());
+        }
+    }
+
+    @Override
+    public void ended(ScheduledJob job, boolean rerun, Outcome outcome, Duration took) {
+        metrics.roundEnded(job.name(), outcome);
+    }
+
+    @Override
+    public void skipped(ScheduledJob job, long count) {
+        metrics.instantsSkipped(job.name(), count);
+    }
+
+    @Override
+    public void superseded(ScheduledJob job) {
+        metrics.instantSuperseded(job.name());
+    }
+
+    @Override
+    public void renewFailed(Handle handle, Throwable cause) {
+        metrics.leaseRenewFailed(jobOf(handle));
+    }
+
+    @Override
+    public void lost(Handle handle, String reason) {
+        metrics.leaseLost(jobOf(handle));
+    }
+
+    /** Lease names of jobs are the job's name behind the scheduler's prefix. */
+    private static String jobOf(Handle handle) {
+        String name = handle.name();
+        return name.startsWith("cron:") ? name.substring("cron:".length()) : name;
+    }
+}
