@@ -46,23 +46,30 @@ public final class ConfigLoader {
      * @throws ConfigException listing every mistake, including a file that cannot be read
      */
     public JobsConfig load(Path file) throws ConfigException {
-        String name = file.toString();
-        byte[] bytes;
+        return parse(file.toString(), read(file));
+    }
+
+    /** The bytes of {@code file}, or the reason they cannot be read as a config error. */
+    static byte[] read(Path file) throws ConfigException {
         try {
-            bytes = Files.readAllBytes(file);
+            return Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
-            throw single(name, "no such file");
+            throw single(file.toString(), "no such file");
         } catch (IOException e) {
-            throw single(name, "cannot read the file: " + e.getMessage());
+            throw single(file.toString(), "cannot read the file: " + e.getMessage());
         }
+    }
+
+    /** Parses {@code bytes} as the contents of {@code fileName}, which must be UTF-8. */
+    JobsConfig parse(String fileName, byte[] bytes) throws ConfigException {
         try {
             String text = StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes))
                     .toString();
-            return parse(name, text);
+            return parse(fileName, text);
         } catch (CharacterCodingException e) {
-            throw single(name, "not a text file in UTF-8");
+            throw single(fileName, "not a text file in UTF-8");
         }
     }
 
