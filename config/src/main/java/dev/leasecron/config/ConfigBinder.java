@@ -40,7 +40,7 @@ final class ConfigBinder {
                         : Optional.of(JobsConfig.DEFAULT_HTTP_PORT))
                 : Optional.of(JobsConfig.DEFAULT_HTTP_PORT);
         Optional<Duration> shutdownGrace = top.node("shutdownGrace").isPresent()
-                ? top.duration("shutdownGrace").filter(grace -> isNotNegative(grace, top))
+                ? top.parsed("shutdownGrace", ConfigBinder::notNegativeDuration)
                 : Optional.of(JobsConfig.DEFAULT_SHUTDOWN_GRACE);
         Optional<List<JobSpec>> jobs = jobs(top);
         if (!errors.isEmpty()) {
@@ -67,11 +67,11 @@ final class ConfigBinder {
         return jobs.size() == items.get().size() ? Optional.of(jobs) : Optional.empty();
     }
 
-    private boolean isNotNegative(Duration grace, FieldReader top) {
-        if (grace.isNegative()) {
-            errors.add(top.positionOf("shutdownGrace"), "shutdownGrace", "must not be negative, was " + grace);
-            return false;
+    private static Duration notNegativeDuration(String text) {
+        Duration duration = DurationSyntax.parse(text);
+        if (duration.isNegative()) {
+            throw new IllegalArgumentException("must not be negative, was \"" + text + "\"");
         }
-        return true;
+        return duration;
     }
 }

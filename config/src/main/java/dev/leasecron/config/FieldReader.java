@@ -1,6 +1,5 @@
 package dev.leasecron.config;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -125,11 +124,6 @@ final class FieldReader {
             errors.add(scalar.position(), pathOf(key), "expected true or false, found " + describe(scalar));
             return Optional.empty();
         });
-    }
-
-    /** A duration such as {@code 30s}, {@code 1h30m} or {@code PT30S}. */
-    Optional<Duration> duration(String key) {
-        return parsed(key, DurationSyntax::parse);
     }
 
     /** One of {@code choices}, keyed by how it is written in YAML. */

@@ -5,19 +5,22 @@ import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /** Binds the {@code jobs:} list, checking each job and the names across jobs. */
 final class JobBinder {
     static final List<String> KEYS =
             List.of("name", "schedule", "timeZone", "type", "catchUp", "timeout", "enabled", "scope", "params");
 
-    private static final Map<String, CatchUp> CATCH_UPS = Map.of("latest", CatchUp.LATEST, "none", CatchUp.NONE);
-    private static final Map<String, Scope> SCOPES = Map.of("cluster", Scope.CLUSTER, "replica", Scope.REPLICA);
+    private static final Map<String, CatchUp> CATCH_UPS = byYamlName(CatchUp.values(), CatchUp::yamlName);
+    private static final Map<String, Scope> SCOPES = byYamlName(Scope.values(), Scope::yamlName);
+    private static final ZoneId DEFAULT_ZONE = ZoneId.of("UTC");
     private static final int MAX_NAME_BYTES = LeaseName.MAX_BYTES - JobSpec.LEASE_PREFIX.length();
 
     private final ErrorCollector errors;
@@ -39,15 +42,15 @@ final class JobBinder {
         Optional<String> name = job.requiredString("name").filter(n -> isUsableName(n, job));
         Optional<ZoneId> zone = job.node("timeZone").isPresent()
                 ? job.parsed("timeZone", JobBinder::zone)
-                : Optional.of(ZoneOffset.UTC);
+                : Optional.of(DEFAULT_ZONE);
         // A bad zone must not hide a bad expression, so the expression is checked in UTC then.
         Optional<Schedule> schedule = job.requiredString("schedule")
-                .flatMap(expression -> schedule(expression, zone.orElse(ZoneOffset.UTC), job))
+                .flatMap(expression -> schedule(expression, zone.orElse(DEFAULT_ZONE), job))
                 .filter(parsed -> zone.isPresent());
         Optional<String> type = job.requiredString("type");
         CatchUp catchUp = job.choice("catchUp", CATCH_UPS).orElse(CatchUp.LATEST);
         Optional<Duration> timeout = job.node("timeout").isPresent()
-                ? job.duration("timeout").filter(t -> isPositive(t, job))
+                ? job.parsed("timeout", JobBinder::positiveDuration)
                 : Optional.of(JobSpec.DEFAULT_TIMEOUT);
         boolean enabled = job.bool("enabled").orElse(true);
         Scope scope = job.choice("scope", SCOPES).orElse(Scope.CLUSTER);
@@ -91,12 +94,12 @@ final class JobBinder {
         }
     }
 
-    private boolean isPositive(Duration timeout, FieldReader job) {
-        if (timeout.isZero() || timeout.isNegative()) {
-            errors.add(job.positionOf("timeout"), job.pathOf("timeout"), "must be positive, was " + timeout);
-            return false;
+    private static Duration positiveDuration(String text) {
+        Duration duration = DurationSyntax.parse(text);
+        if (duration.isZero() || duration.isNegative()) {
+            throw new IllegalArgumentException("must be positive, was \"" + text + "\"");
         }
-        return true;
+        return duration;
     }
 
     private void checkType(FieldReader job, String type, Map<String, Object> params) {
@@ -113,6 +116,15 @@ final class JobBinder {
         return params instanceof YamlNode.Mapping mapping
                 ? mapping.entry(param).map(YamlNode.Entry::keyPosition)
                 : Optional.empty();
+    }
+
+    // Ordered as declared, so messages list the default first.
+    private static <T> Map<String, T> byYamlName(T[] values, Function<T, String> yamlName) {
+        Map<String, T> byName = new LinkedHashMap<>();
+        for (T value : values) {
+            byName.put(yamlName.apply(value), value);
+        }
+        return Collections.unmodifiableMap(byName);
     }
 
     private static ZoneId zone(String id) {
