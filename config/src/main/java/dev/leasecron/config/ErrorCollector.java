@@ -2,19 +2,33 @@ package dev.leasecron.config;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /** Gathers every mistake found in one file, so the user sees all of them in one run. */
 final class ErrorCollector {
     private final String file;
     private final List<ConfigError> errors = new ArrayList<>();
+    private final Set<Position> explained = new HashSet<>();
 
     ErrorCollector(String file) {
         this.file = file;
     }
 
     void add(Position position, String keyPath, String message) {
-        errors.add(new ConfigError(file, position.line(), position.column(), keyPath, message));
+        if (!explained.contains(position)) {
+            errors.add(new ConfigError(file, position.line(), position.column(), keyPath, message));
+        }
+    }
+
+    /**
+     * Records an error that fully explains the value at {@code position}: later errors there (which
+     * could only be its consequences, such as "expected a string" for an unreadable value) are dropped.
+     */
+    void addRootCause(Position position, String keyPath, String message) {
+        add(position, keyPath, message);
+        explained.add(position);
     }
 
     void addWithoutPosition(String message) {

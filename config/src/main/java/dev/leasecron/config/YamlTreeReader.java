@@ -67,7 +67,7 @@ final class YamlTreeReader {
     private YamlNode readValue(YAMLParser parser, String path) throws IOException {
         Position at = position(parser.currentTokenLocation());
         if (parser.isCurrentAlias()) {
-            errors.add(at, path, "YAML aliases (*" + parser.getText() + ") are not supported; write the value out");
+            errors.addRootCause(at, path, "YAML aliases (*" + parser.getText() + ") are not supported; write the value out");
             return new YamlNode.Scalar("", YamlNode.ScalarType.NULL, null, at);
         }
         return switch (parser.currentToken()) {
