@@ -23,11 +23,11 @@ final class ErrorCollector {
     }
 
     /**
-     * Records an error that fully explains the value at {@code position}: later errors there (which
-     * could only be its consequences, such as "expected a string" for an unreadable value) are dropped.
+     * Declares the value at {@code position} already explained by an error (an unset variable, an
+     * alias): later errors there could only be its consequences, such as "must not be empty", and
+     * are dropped.
      */
-    void addRootCause(Position position, String keyPath, String message) {
-        add(position, keyPath, message);
+    void markExplained(Position position) {
         explained.add(position);
     }
 

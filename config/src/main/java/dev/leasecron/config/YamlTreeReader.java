@@ -67,7 +67,8 @@ final class YamlTreeReader {
     private YamlNode readValue(YAMLParser parser, String path) throws IOException {
         Position at = position(parser.currentTokenLocation());
         if (parser.isCurrentAlias()) {
-            errors.addRootCause(at, path, "YAML aliases (*" + parser.getText() + ") are not supported; write the value out");
+            errors.add(at, path, "YAML aliases (*" + parser.getText() + ") are not supported; write the value out");
+            errors.markExplained(at);
             return new YamlNode.Scalar("", YamlNode.ScalarType.NULL, null, at);
         }
         return switch (parser.currentToken()) {
@@ -124,6 +125,7 @@ final class YamlTreeReader {
         Interpolator.Result result = interpolator.interpolate(text);
         for (Interpolator.Problem problem : result.problems()) {
             errors.add(referencePosition(text, problem.index(), at), path, problem.message());
+            errors.markExplained(at);
         }
         return result.text();
     }
