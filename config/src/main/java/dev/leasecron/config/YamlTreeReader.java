@@ -36,8 +36,11 @@ final class YamlTreeReader {
     }
 
     /** The document's root, or empty when the text is empty or not YAML (with the error recorded). */
+    // Jackson's deprecated MarkedYAMLException is its only view of SnakeYAML's problem mark (the
+    // exact line and column of a syntax error) that does not make this module depend on SnakeYAML.
+    @SuppressWarnings("deprecation")
     Optional<YamlNode> read() {
-        try (YAMLParser parser = (YAMLParser) FACTORY.createParser(source)) {
+        try (YAMLParser parser = FACTORY.createParser(source)) {
             if (parser.nextToken() == null) {
                 return Optional.empty();
             }

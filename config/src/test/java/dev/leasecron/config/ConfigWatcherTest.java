@@ -136,6 +136,7 @@ class ConfigWatcherTest {
             Files.writeString(target, jobs("z"));
 
             awaitEvents("reload z");
+            assertEquals("z", names(watcher.current()));
         }
     }
 
@@ -146,8 +147,11 @@ class ConfigWatcherTest {
             Files.delete(file);
             awaitEvents("rejected " + file + ": no such file");
 
+            assertEquals("a", names(watcher.current()));
+
             Files.writeString(file, jobs("b"));
             awaitEvents("rejected " + file + ": no such file", "reload b");
+            assertEquals("b", names(watcher.current()));
         }
     }
 
