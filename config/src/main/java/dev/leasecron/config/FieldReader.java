@@ -83,7 +83,7 @@ final class FieldReader {
     Optional<String> string(String key) {
         return scalar(key, "a string").flatMap(scalar -> {
             if (scalar.isNull()) {
-                errors.add(scalar.position(), pathOf(key), "expected a string, found null");
+                errors.add(scalar.position(), pathOf(key), "expected a string, found " + scalar.kind());
                 return Optional.empty();
             }
             return Optional.of(scalar.text());
@@ -203,7 +203,7 @@ final class FieldReader {
     }
 
     private static String describe(YamlNode.Scalar scalar) {
-        return scalar.isNull() ? "null" : scalar.kind() + " \"" + scalar.text() + "\"";
+        return scalar.isNull() ? scalar.kind() : scalar.kind() + " \"" + scalar.text() + "\"";
     }
 
     static String childPath(String path, String key) {

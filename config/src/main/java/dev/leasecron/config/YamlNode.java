@@ -51,7 +51,7 @@ sealed interface YamlNode {
         @Override
         public String kind() {
             return switch (type) {
-                case NULL -> "null";
+                case NULL -> "nothing (null)";
                 case BOOLEAN -> "a boolean";
                 case INTEGER, DECIMAL -> "a number";
                 case STRING -> "a string";

@@ -23,7 +23,9 @@ import java.util.Optional;
  * a syntax error stops it, since nothing after it can be trusted.
  */
 final class YamlTreeReader {
-    private static final YAMLFactory FACTORY = YAMLFactory.builder().build();
+    // "key:" with nothing after it reads as null, not as an empty string, so "params:" means no params.
+    private static final YAMLFactory FACTORY =
+            YAMLFactory.builder().enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL).build();
 
     private final String source;
     private final Interpolator interpolator;
