@@ -90,11 +90,17 @@ public final class ConfigWatcher implements AutoCloseable {
         return current;
     }
 
-    /** Stops watching and waits for the watcher's thread; the listener is not called afterwards. */
+    /**
+     * Stops watching. Called from any other thread, it waits for the watcher's thread, so the listener
+     * is not called afterwards; called from the listener itself, the current call is the last.
+     */
     @Override
     public void close() throws IOException {
         watchService.close();
         thread.interrupt();
+        if (Thread.currentThread() == thread) {
+            return;
+        }
         try {
             thread.join();
         } catch (InterruptedException e) {

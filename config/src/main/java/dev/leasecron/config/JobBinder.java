@@ -105,17 +105,20 @@ final class JobBinder {
     private void checkType(FieldReader job, String type, Map<String, Object> params) {
         for (TypeProblem problem : types.check(type, params)) {
             String key = problem.param().map(param -> "params." + param).orElse("type");
-            Position at = problem.param()
-                    .flatMap(param -> job.node("params").flatMap(node -> paramPosition(node, param)))
-                    .orElse(job.positionOf(problem.param().isPresent() && job.node("params").isPresent() ? "params" : "type"));
-            errors.add(at, job.pathOf(key), problem.message());
+            errors.add(typeProblemPosition(job, problem.param()), job.pathOf(key), problem.message());
         }
     }
 
-    private static Optional<Position> paramPosition(YamlNode params, String param) {
-        return params instanceof YamlNode.Mapping mapping
-                ? mapping.entry(param).map(YamlNode.Entry::keyPosition)
+    /** The param's key if it is written, else the params mapping, else the type. */
+    private static Position typeProblemPosition(FieldReader job, Optional<String> param) {
+        Optional<YamlNode> params = job.node("params");
+        if (param.isEmpty() || params.isEmpty()) {
+            return job.positionOf("type");
+        }
+        Optional<Position> key = params.get() instanceof YamlNode.Mapping mapping
+                ? mapping.entry(param.get()).map(YamlNode.Entry::keyPosition)
                 : Optional.empty();
+        return key.orElse(params.get().position());
     }
 
     // Ordered as declared, so messages list the default first.
