@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * What a {@link ConfigWatcher} tells the daemon. Both methods run on the watcher's thread, one call
- * at a time; a slow listener delays the next check, never overlaps it.
+ * at a time; a slow listener delays the next check, never overlaps it. An exception thrown here is
+ * logged and the content counts as delivered: the watcher goes on with the next change.
  */
 public interface ConfigListener {
     /** The file changed and the new contents are valid: apply {@code config}. */

@@ -167,6 +167,64 @@ class ConfigWatcherTest {
     }
 
     @Test
+    void aFailingListenerDoesNotStopTheWatcher() throws Exception {
+        Path file = Files.writeString(directory.resolve("jobs.yaml"), jobs("a"));
+        ConfigListener failsOnce = new ConfigListener() {
+            private boolean failed;
+
+            @Override
+            public void onReload(JobsConfig config) {
+                if (!failed) {
+                    failed = true;
+                    throw new IllegalStateException("listener bug");
+                }
+                events.onReload(config);
+            }
+
+            @Override
+            public void onRejected(List<ConfigError> errors) {
+                events.onRejected(errors);
+            }
+        };
+        try (ConfigWatcher watcher = ConfigWatcher.start(file, LOADER, failsOnce, POLL)) {
+            Files.writeString(file, jobs("b"));
+            await().atMost(PATIENCE).until(() -> names(watcher.current()).equals("b"));
+
+            Files.writeString(file, jobs("c"));
+            awaitEvents("reload c");
+        }
+    }
+
+    @Test
+    void aListenerMayCloseItsWatcher() throws Exception {
+        Path file = Files.writeString(directory.resolve("jobs.yaml"), jobs("a"));
+        ConfigWatcher[] self = new ConfigWatcher[1];
+        ConfigListener closesOnReload = new ConfigListener() {
+            @Override
+            public void onReload(JobsConfig config) {
+                events.onReload(config);
+                try {
+                    self[0].close();
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+
+            @Override
+            public void onRejected(List<ConfigError> errors) {
+                events.onRejected(errors);
+            }
+        };
+        self[0] = ConfigWatcher.start(file, LOADER, closesOnReload, POLL);
+        Files.writeString(file, jobs("b"));
+        awaitEvents("reload b");
+
+        Files.writeString(file, jobs("c"));
+
+        await().during(POLL.multipliedBy(5)).atMost(PATIENCE).until(() -> events.seen.equals(List.of("reload b")));
+    }
+
+    @Test
     void anInvalidFileAtStartIsRefused() throws IOException {
         Path file = Files.writeString(directory.resolve("jobs.yaml"), "jobs: nope\n");
         ConfigException e = assertThrows(ConfigException.class, () -> ConfigWatcher.start(file, LOADER, events, POLL));
