@@ -1,5 +1,7 @@
 package dev.leasecron.config;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -29,7 +31,7 @@ public record DatabaseSpec(boolean embedded, DataSourceSpec primary, int poolMax
 
     public DatabaseSpec {
         Objects.requireNonNull(primary, "primary");
-        instances = Map.copyOf(instances);
+        instances = Collections.unmodifiableMap(new LinkedHashMap<>(instances));
         if (instances.containsKey(PRIMARY)) {
             throw new IllegalArgumentException("the instance name \"" + PRIMARY + "\" is reserved for the primary database");
         }

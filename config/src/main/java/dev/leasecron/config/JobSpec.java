@@ -2,6 +2,8 @@ package dev.leasecron.config;
 
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -42,7 +44,7 @@ public record JobSpec(
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(catchUp, "catchUp");
         Objects.requireNonNull(scope, "scope");
-        Objects.requireNonNull(params, "params");
+        params = Collections.unmodifiableMap(new LinkedHashMap<>(params));
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive, was " + timeout);
         }

@@ -136,6 +136,7 @@ class ConfigLoaderTest {
         assertEquals("s3cr3t-pw", database.primary().password().reveal());
         assertEquals(4, database.poolMaxSize());
         assertEquals("fallback-pw", database.instances().get("reports").password().reveal());
+        assertEquals(List.of("reports"), List.copyOf(database.instances().keySet()));
         assertEquals("pod-1", config.instance());
         assertEquals(9090, config.httpPort());
         assertEquals(Duration.ofMinutes(1), config.shutdownGrace());
