@@ -13,7 +13,7 @@ import java.util.Objects;
  * @param clock gives "now" for the next instants
  * @param types checks job types against the loaded plugins
  */
-public record CliContext(Map<String, String> environment, Clock clock, JobTypeChecker types) {
+record CliContext(Map<String, String> environment, Clock clock, JobTypeChecker types) {
     public CliContext {
         environment = Map.copyOf(environment);
         Objects.requireNonNull(clock, "clock");
@@ -21,7 +21,7 @@ public record CliContext(Map<String, String> environment, Clock clock, JobTypeCh
     }
 
     /** The loader every subcommand reads the jobs file with. */
-    public ConfigLoader loader() {
+    ConfigLoader loader() {
         return new ConfigLoader(environment, types);
     }
 }
