@@ -1,0 +1,110 @@
+package dev.leasecron.config;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Reads a jobs file into a {@link JobsConfig}, or reports every mistake in it.
+ *
+ * <p>Steps: read the file as UTF-8; parse YAML keeping each token's position; interpolate
+ * {@code ${VAR}} and {@code ${VAR:-default}} in every key and value from the given environment;
+ * bind and validate every section, collecting all errors; ask the {@link JobTypeChecker} about each
+ * job's type and params. Nothing here opens a database or a network connection.
+ *
+ * <p>Instances are immutable and thread-safe.
+ */
+public final class ConfigLoader {
+    private final Map<String, String> environment;
+    private final JobTypeChecker types;
+
+    /**
+     * @param environment what {@code ${VAR}} reads (the process's is {@link System#getenv()}); also
+     *     where the default {@code instance} comes from ({@code HOSTNAME}, else the host's name)
+     * @param types says which job types exist; {@link JobTypeChecker#acceptAny()} when no plugins
+     *     are loaded
+     */
+    public ConfigLoader(Map<String, String> environment, JobTypeChecker types) {
+        this.environment = Map.copyOf(environment);
+        this.types = Objects.requireNonNull(types, "types");
+    }
+
+    /**
+     * Loads {@code file}; errors name it as given (so a relative path stays relative).
+     *
+     * @throws ConfigException listing every mistake, including a file that cannot be read
+     */
+    public JobsConfig load(Path file) throws ConfigException {
+        return parse(file.toString(), read(file));
+    }
+
+    /** The bytes of {@code file}, or the reason they cannot be read as a config error. */
+    static byte[] read(Path file) throws ConfigException {
+        try {
+            return Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            throw single(file.toString(), "no such file");
+        } catch (IOException e) {
+            throw single(file.toString(), "cannot read the file: " + e.getMessage());
+        }
+    }
+
+    /** Parses {@code bytes} as the contents of {@code fileName}, which must be UTF-8. */
+    JobsConfig parse(String fileName, byte[] bytes) throws ConfigException {
+        try {
+            String text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
+            return parse(fileName, text);
+        } catch (CharacterCodingException e) {
+            throw single(fileName, "not a text file in UTF-8");
+        }
+    }
+
+    /**
+     * Parses {@code text} as the contents of a file called {@code fileName}.
+     *
+     * @throws ConfigException listing every mistake
+     */
+    public JobsConfig parse(String fileName, String text) throws ConfigException {
+        ErrorCollector errors = new ErrorCollector(fileName);
+        Optional<YamlNode> root = new YamlTreeReader(text, new Interpolator(environment), errors).read();
+        if (root.isEmpty() && errors.isEmpty()) {
+            errors.addWithoutPosition("the file is empty; it needs at least \"jobs:\" with a list of jobs");
+        }
+        Optional<JobsConfig> config = root.flatMap(node -> new ConfigBinder(errors, types, this::defaultInstance).bind(node));
+        if (config.isEmpty() || !errors.isEmpty()) {
+            throw errors.toException();
+        }
+        return config.get();
+    }
+
+    private String defaultInstance() {
+        String fromEnvironment = environment.get("HOSTNAME");
+        if (fromEnvironment != null && !fromEnvironment.isBlank()) {
+            return fromEnvironment;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            // A host without a resolvable name still runs jobs; the daemon adds a per-boot suffix anyway.
+            return "localhost";
+        }
+    }
+
+    private static ConfigException single(String file, String message) {
+        return new ConfigException(List.of(new ConfigError(file, 0, 0, "", message)));
+    }
+}

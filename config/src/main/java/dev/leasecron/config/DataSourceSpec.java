@@ -1,0 +1,35 @@
+package dev.leasecron.config;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Where one database is and how to log in to it. Printing it never shows the password, nor one
+ * written into the URL ({@code ?password=...}, {@code user:password@host}).
+ *
+ * @param url the JDBC URL
+ * @param username empty when the URL (or the driver's default) says who logs in
+ * @param password {@link Secret#none()} when there is none
+ */
+public record DataSourceSpec(String url, Optional<String> username, Secret password) {
+    private static final Pattern PASSWORD_PARAMETER = Pattern.compile("(?i)(password=)[^&;]*");
+    private static final Pattern USER_INFO_PASSWORD = Pattern.compile("(//[^/:@]+:)[^/@]*@");
+
+    public DataSourceSpec {
+        Objects.requireNonNull(url, "url");
+        Objects.requireNonNull(username, "username");
+        Objects.requireNonNull(password, "password");
+    }
+
+    /** {@link #url()} fit for printing. */
+    public String maskedUrl() {
+        String masked = PASSWORD_PARAMETER.matcher(url).replaceAll("$1" + Secret.MASK);
+        return USER_INFO_PASSWORD.matcher(masked).replaceAll("$1" + Secret.MASK + "@");
+    }
+
+    @Override
+    public String toString() {
+        return "DataSourceSpec[url=" + maskedUrl() + ", username=" + username.orElse("(none)") + ", password=" + password + "]";
+    }
+}

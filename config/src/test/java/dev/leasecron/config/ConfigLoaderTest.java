@@ -1,0 +1,286 @@
+package dev.leasecron.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+    private static final Map<String, String> ENV = Map.of("HOSTNAME", "replica-7", "DB_PASSWORD", "s3cr3t-pw");
+    private static final ConfigLoader LOADER = new ConfigLoader(ENV, JobTypeChecker.acceptAny());
+
+    private static JobsConfig parse(String yaml) throws ConfigException {
+        return LOADER.parse("jobs.yaml", yaml);
+    }
+
+    private static List<String> errors(String yaml) {
+        return assertThrows(ConfigException.class, () -> parse(yaml)).errors().stream()
+                .map(ConfigError::toString)
+                .toList();
+    }
+
+    @Nested
+    class TheExampleFile {
+        private final JobsConfig config =
+                loadExample(new ConfigLoader(Map.of(), InvalidFixturesTest.BUILT_INS));
+
+        private static JobsConfig loadExample(ConfigLoader loader) {
+            try {
+                return loader.load(Path.of("../examples/jobs.yaml"));
+            } catch (ConfigException e) {
+                throw new AssertionError(e.getMessage(), e);
+            }
+        }
+
+        @Test
+        void runsOnTheEmbeddedDefault() {
+            assertTrue(config.database().embedded());
+            assertEquals("jdbc:sqlite:leasecron.db", config.database().primary().url());
+            assertEquals(1, config.database().poolMaxSize());
+        }
+
+        @Test
+        void readsEveryJobWithItsDefaults() {
+            assertEquals(List.of("heartbeat", "disk-report", "morning-digest", "scratch-cleanup", "quarterly-archive"),
+                    config.jobs().stream().map(JobSpec::name).toList());
+            JobSpec heartbeat = config.job("heartbeat").orElseThrow();
+            assertEquals(ZoneId.of("UTC"), heartbeat.timeZone());
+            assertEquals(Duration.ofSeconds(4), heartbeat.timeout());
+            assertEquals(CatchUp.LATEST, heartbeat.catchUp());
+            assertEquals(Scope.CLUSTER, heartbeat.scope());
+            assertTrue(heartbeat.enabled());
+            assertEquals(Optional.of(Instant.parse("2026-12-02T16:00:05Z")),
+                    heartbeat.schedule().nextInstant(Instant.parse("2026-12-02T16:00:00Z")));
+            assertEquals(Scope.REPLICA, config.job("scratch-cleanup").orElseThrow().scope());
+            assertFalse(config.job("quarterly-archive").orElseThrow().enabled());
+            assertEquals(Duration.ofMinutes(90), config.job("quarterly-archive").orElseThrow().timeout());
+        }
+
+        @Test
+        void interpolatesDefaultsWhenTheEnvironmentIsEmpty() {
+            assertEquals("example-replica", config.instance());
+            assertEquals("http://localhost:8080/healthz", config.job("morning-digest").orElseThrow().params().get("url"));
+        }
+
+        @Test
+        void leavesShellVariablesAndEscapesForTheShell() {
+            assertTrue(((String) config.job("heartbeat").orElseThrow().params().get("command")).contains("$LEASECRON_INSTANT"));
+            assertTrue(((String) config.job("quarterly-archive").orElseThrow().params().get("command")).startsWith("tar -czf \"${HOME}/"));
+        }
+
+        @Test
+        void masksTheAuthorizationHeaderWhenPrinted() {
+            assertFalse(config.toString().contains("not-a-real-token"));
+            assertTrue(config.toString().contains("Authorization=******"));
+        }
+    }
+
+    @Test
+    void fillsEveryDefault() throws ConfigException {
+        JobsConfig config = parse("""
+                jobs:
+                  - name: a
+                    schedule: "@hourly"
+                    type: shell
+                """);
+        assertEquals(DatabaseSpec.embeddedDefault(), config.database());
+        assertEquals("replica-7", config.instance());
+        assertEquals(8080, config.httpPort());
+        assertEquals(Duration.ofSeconds(25), config.shutdownGrace());
+        JobSpec job = config.jobs().getFirst();
+        assertEquals(Duration.ofHours(1), job.timeout());
+        assertEquals(ZoneId.of("UTC"), job.timeZone());
+        assertEquals(Map.of(), job.params());
+        assertEquals("cron:a", job.leaseName());
+    }
+
+    @Test
+    void readsAServerDatabaseWithExtraInstances() throws ConfigException {
+        JobsConfig config = parse("""
+                database:
+                  url: jdbc:postgresql://db:5432/leasecron
+                  username: leasecron
+                  password: ${DB_PASSWORD}
+                  pool:
+                    maxSize: 4
+                  instances:
+                    reports:
+                      url: jdbc:mariadb://reports:3306/r?sslMode=disable
+                      username: ro
+                      password: ${REPORTS_PASSWORD:-fallback-pw}
+                instance: pod-1
+                http:
+                  port: 9090
+                shutdownGrace: 1m
+                jobs: []
+                """);
+        DatabaseSpec database = config.database();
+        assertFalse(database.embedded());
+        assertEquals("jdbc:postgresql://db:5432/leasecron", database.primary().url());
+        assertEquals(Optional.of("leasecron"), database.primary().username());
+        assertEquals("s3cr3t-pw", database.primary().password().reveal());
+        assertEquals(4, database.poolMaxSize());
+        assertEquals("fallback-pw", database.instances().get("reports").password().reveal());
+        assertEquals(List.of("reports"), List.copyOf(database.instances().keySet()));
+        assertEquals("pod-1", config.instance());
+        assertEquals(9090, config.httpPort());
+        assertEquals(Duration.ofMinutes(1), config.shutdownGrace());
+        assertFalse(config.toString().contains("s3cr3t-pw"), config.toString());
+        assertFalse(config.toString().contains("fallback-pw"), config.toString());
+    }
+
+    @Nested
+    class Interpolation {
+        @Test
+        void allThreeFormsAnywhereInTheFile() throws ConfigException {
+            JobsConfig config = parse("""
+                    instance: ${HOSTNAME}-${ZONE:-eu}
+                    jobs:
+                      - name: ${JOB_PREFIX:-nightly}-backup
+                        schedule: "0 2 * * *"
+                        type: shell
+                        params:
+                          ${HEADER:-X-Trace}: on
+                          command: echo "$${literal} and $HOME stay"
+                    """);
+            assertEquals("replica-7-eu", config.instance());
+            JobSpec job = config.jobs().getFirst();
+            assertEquals("nightly-backup", job.name());
+            assertEquals("echo \"${literal} and $HOME stay\"", job.params().get("command"));
+            assertTrue(job.params().containsKey("X-Trace"));
+        }
+
+        @Test
+        void aValueCannotChangeTheFilesShape() throws ConfigException {
+            ConfigLoader loader = new ConfigLoader(Map.of("TRICK", "x\njobs: []\n# "), JobTypeChecker.acceptAny());
+            JobsConfig config = loader.parse("jobs.yaml", """
+                    jobs:
+                      - name: a
+                        schedule: "@daily"
+                        type: shell
+                        params:
+                          command: ${TRICK}
+                    """);
+            assertEquals("x\njobs: []\n# ", config.jobs().getFirst().params().get("command"));
+        }
+
+        @Test
+        void everyMissingVariableIsReportedAtItsReference() {
+            assertEquals(List.of(
+                            "jobs.yaml:1:11: instance: environment variable NODE is not set (write ${NODE:-default} to give a default)",
+                            "jobs.yaml:7:21: jobs[0].params.url: environment variable API_HOST is not set (write ${API_HOST:-default} to give a default)",
+                            "jobs.yaml:14:14: jobs[1].params.command: environment variable BODY is not set (write ${BODY:-default} to give a default)"),
+                    errors("""
+                            instance: ${NODE}
+                            jobs:
+                              - name: a
+                                schedule: "@daily"
+                                type: http
+                                params: {method: GET,
+                                  url: "https://${API_HOST}/x"}
+                              - name: b
+                                schedule: "@daily"
+                                type: shell
+                                params:
+                                  command: |
+                                    first line
+                                    echo ${BODY}
+                            """));
+        }
+    }
+
+    @Test
+    void paramsKeepYamlTypesForThePlugin() throws ConfigException {
+        List<Map<String, Object>> seen = new ArrayList<>();
+        ConfigLoader loader = new ConfigLoader(ENV, (type, params) -> {
+            seen.add(params);
+            return List.of();
+        });
+        JobSpec job = loader.parse("jobs.yaml", """
+                jobs:
+                  - name: a
+                    schedule: "@daily"
+                    type: http
+                    params:
+                      retries: 3
+                      huge: 99999999999999999999
+                      ratio: 0.5
+                      follow: true
+                      nothing: null
+                      argv: [curl, -s]
+                      headers: {Accept: text/plain}
+                      port: ${PORT:-8080}
+                """).jobs().getFirst();
+        assertEquals(List.of(job.params()), seen);
+        assertEquals(3L, job.params().get("retries"));
+        assertEquals(new BigInteger("99999999999999999999"), job.params().get("huge"));
+        assertEquals(0.5, job.params().get("ratio"));
+        assertEquals(true, job.params().get("follow"));
+        assertTrue(job.params().containsKey("nothing"));
+        assertEquals(List.of("curl", "-s"), job.params().get("argv"));
+        assertEquals(Map.of("Accept", "text/plain"), job.params().get("headers"));
+        assertEquals("8080", job.params().get("port"), "interpolated values are strings");
+        assertThrows(UnsupportedOperationException.class, () -> job.params().put("x", 1));
+    }
+
+    @Test
+    void secretLookingParamsAreMaskedAtAnyDepth() throws ConfigException {
+        JobSpec job = parse("""
+                jobs:
+                  - name: a
+                    schedule: "@daily"
+                    type: http
+                    params:
+                      url: https://example.com
+                      apiKey: k-123
+                      token: t-456
+                      headers:
+                        authorization: Bearer b-789
+                        Accept: text/plain
+                      env:
+                        DB_PASSWORD: p-000
+                        CLIENT_SECRET: c-111
+                """).jobs().getFirst();
+        String printed = job.toString();
+        for (String secret : List.of("k-123", "t-456", "b-789", "p-000", "c-111")) {
+            assertFalse(printed.contains(secret), secret + " leaked: " + printed);
+        }
+        assertTrue(printed.contains("https://example.com"));
+        assertTrue(printed.contains("text/plain"));
+        assertEquals("t-456", job.params().get("token"), "the plugin still gets the value");
+    }
+
+    @Test
+    void aJobNameOf186BytesFitsTheLeaseTable() throws ConfigException {
+        String name = "ü".repeat(93);
+        JobSpec job = parse("jobs:\n  - {name: " + name + ", schedule: '@daily', type: shell}\n").jobs().getFirst();
+        assertEquals("cron:" + name, job.leaseName());
+    }
+
+    @Test
+    void aFileThatCannotBeReadIsAConfigError(@TempDir Path directory) throws IOException {
+        Path missing = directory.resolve("missing.yaml");
+        assertEquals(List.of(missing + ": no such file"),
+                assertThrows(ConfigException.class, () -> LOADER.load(missing)).errors().stream()
+                        .map(ConfigError::toString).toList());
+        Path binary = Files.write(directory.resolve("binary.yaml"), new byte[] {(byte) 0xff, (byte) 0xfe, 0});
+        assertEquals(List.of(binary + ": not a text file in UTF-8"),
+                assertThrows(ConfigException.class, () -> LOADER.load(binary)).errors().stream()
+                        .map(ConfigError::toString).toList());
+    }
+}

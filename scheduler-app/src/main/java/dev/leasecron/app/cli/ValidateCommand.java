@@ -1,0 +1,72 @@
+package dev.leasecron.app.cli;
+
+import dev.leasecron.config.JobSpec;
+import dev.leasecron.config.JobsConfig;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code leasecron validate --config FILE}: checks a jobs file without opening any database. Exit 0
+ * with one line per job (name, schedule, zone, type, next instant), or exit 1 with every error on
+ * stderr as {@code file:line:col: message}.
+ */
+@Command(
+        name = "validate",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Checks a jobs file and prints each job's next instant.",
+            "Reads files only; never opens a database.",
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the file is valid", "1:the file has errors (listed on stderr)", "2:wrong usage"})
+final class ValidateCommand implements Callable<Integer> {
+    @Mixin
+    ConfigFileOption config;
+
+    @Spec
+    CommandSpec spec;
+
+    private final CliContext context;
+
+    ValidateCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        Optional<JobsConfig> loaded = config.load(context.loader(), spec.commandLine().getErr());
+        if (loaded.isEmpty()) {
+            return 1;
+        }
+        JobsConfig jobs = loaded.get();
+        out.println(config.file + ": valid, " + jobs.jobs().size() + (jobs.jobs().size() == 1 ? " job" : " jobs")
+                + (jobs.database().embedded() ? " (embedded database " + jobs.database().primary().url() + ")" : ""));
+        if (jobs.jobs().isEmpty()) {
+            out.flush();
+            return 0;
+        }
+        Instant now = context.clock().instant();
+        TextTable table = new TextTable("NAME", "SCHEDULE", "ZONE", "TYPE", "NEXT");
+        for (JobSpec job : jobs.jobs()) {
+            table.add(job.name(), job.schedule().expression(), job.timeZone().getId(), job.type(), next(job, now));
+        }
+        table.print(out);
+        return 0;
+    }
+
+    private static String next(JobSpec job, Instant now) {
+        String next = job.schedule().next(now).map(Instants::inZone).orElse("never: no future instant");
+        if (!job.enabled()) {
+            return "disabled (would be " + next + ")";
+        }
+        return next;
+    }
+}

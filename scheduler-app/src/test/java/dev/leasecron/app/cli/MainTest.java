@@ -1,0 +1,224 @@
+package dev.leasecron.app.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.leasecron.config.JobTypeChecker;
+import dev.leasecron.config.TypeProblem;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+
+class MainTest {
+    private static final String EXAMPLE = "../examples/jobs.yaml";
+    private static final Clock NOW = Clock.fixed(Instant.parse("2026-12-02T16:00:02Z"), ZoneOffset.UTC);
+
+    /** One run of the command line: exit status and what went to stdout and stderr. */
+    private record Run(int status, String out, String err) {}
+
+    private static Run run(JobTypeChecker types, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = Main.commandLine(new CliContext(Map.of(), NOW, types));
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        int status = commandLine.execute(args);
+        return new Run(status, out.toString(), err.toString());
+    }
+
+    private static Run run(String... args) {
+        return run(JobTypeChecker.acceptAny(), args);
+    }
+
+    private static void assertNoStackTrace(Run run) {
+        assertFalse(run.err().contains("\tat ") || run.err().contains("Exception"), run.err());
+        assertFalse(run.out().contains("\tat ") || run.out().contains("Exception"), run.out());
+    }
+
+    @Nested
+    class Validate {
+        @Test
+        void acceptsTheExampleAndSummarisesEachJob() {
+            Run run = run("validate", "--config", EXAMPLE);
+
+            assertEquals(0, run.status(), run.err());
+            assertEquals("", run.err());
+            assertEquals("""
+                    ../examples/jobs.yaml: valid, 5 jobs (embedded database jdbc:sqlite:leasecron.db)
+                    NAME               SCHEDULE          ZONE              TYPE   NEXT
+                    heartbeat          */5 * * * * *     UTC               shell  2026-12-02 16:00:05 UTC
+                    disk-report        * * * * *         UTC               shell  2026-12-02 16:01:00 UTC
+                    morning-digest     30 7 * * 1-5      Europe/Berlin     http   2026-12-03 07:30:00 CET
+                    scratch-cleanup    @daily            America/New_York  shell  2026-12-03 00:00:00 EST
+                    quarterly-archive  0 3 1 1,4,7,10 *  UTC               shell  disabled (would be 2027-01-01 03:00:00 UTC)
+                    """, run.out());
+        }
+
+        @Test
+        void printsEveryErrorOnStderrAndExitsOne(@TempDir Path directory) throws IOException {
+            Path file = Files.writeString(directory.resolve("jobs.yaml"), """
+                    jobs:
+                      - name: a
+                        schedule: "* * *"
+                        type: shell
+                        timeout: 0s
+                      - name: a
+                        schedule: "@daily"
+                    """);
+
+            Run run = run("validate", "--config", file.toString());
+
+            assertEquals(1, run.status());
+            assertEquals("", run.out());
+            assertEquals(List.of(
+                    file + ":3:15: jobs[0].schedule: invalid cron \"* * *\": has 3 fields; expected 5 (minute hour"
+                            + " day-of-month month day-of-week), 6 (seconds first) or a macro such as @daily",
+                    file + ":5:14: jobs[0].timeout: must be positive, was \"0s\"",
+                    file + ":6:5: jobs[1]: missing required key \"type\"",
+                    file + ":6:11: jobs[1].name: duplicate job name \"a\" (first used at line 2)"),
+                    run.err().lines().toList());
+            assertNoStackTrace(run);
+        }
+
+        @Test
+        void aMissingFileIsAnErrorNotACrash() {
+            Run run = run("validate", "--config", "no/such/jobs.yaml");
+
+            assertEquals(1, run.status());
+            assertEquals("no/such/jobs.yaml: no such file" + System.lineSeparator(), run.err());
+            assertNoStackTrace(run);
+        }
+
+        @Test
+        void reportsTypeProblemsFromTheCheckerItIsGiven(@TempDir Path directory) throws IOException {
+            Path file = Files.writeString(directory.resolve("jobs.yaml"), """
+                    jobs:
+                      - name: ping
+                        schedule: "@hourly"
+                        type: htp
+                      - name: backup
+                        schedule: "@daily"
+                        type: shell
+                        params:
+                          cmd: pg_dump
+                    """);
+            JobTypeChecker builtIns = (type, params) -> switch (type) {
+                case "shell" -> params.containsKey("command")
+                        ? List.of()
+                        : List.of(TypeProblem.ofParam("command", "required"));
+                case "http" -> List.of();
+                default -> List.of(TypeProblem.ofType("no plugin provides type \"" + type + "\" (known: http, shell)"));
+            };
+
+            Run run = run(builtIns, "validate", "--config", file.toString());
+
+            assertEquals(1, run.status());
+            assertEquals(List.of(
+                    file + ":4:11: jobs[0].type: no plugin provides type \"htp\" (known: http, shell)",
+                    file + ":9:7: jobs[1].params.command: required"),
+                    run.err().lines().toList());
+        }
+    }
+
+    @Nested
+    class Next {
+        @Test
+        void listsEachJobsNextInstantsInItsZoneAndUtc() {
+            Run run = run("next", "--config", EXAMPLE, "--count", "2", "--from", "2026-03-07T23:59:58Z");
+
+            assertEquals(0, run.status(), run.err());
+            assertEquals("""
+                    JOB                           SCHEDULE          IN ITS ZONE              UTC
+                    heartbeat                     */5 * * * * *     2026-03-08 00:00:00 UTC  2026-03-08T00:00:00Z
+                    heartbeat                     */5 * * * * *     2026-03-08 00:00:05 UTC  2026-03-08T00:00:05Z
+                    disk-report                   * * * * *         2026-03-08 00:00:00 UTC  2026-03-08T00:00:00Z
+                    disk-report                   * * * * *         2026-03-08 00:01:00 UTC  2026-03-08T00:01:00Z
+                    morning-digest                30 7 * * 1-5      2026-03-09 07:30:00 CET  2026-03-09T06:30:00Z
+                    morning-digest                30 7 * * 1-5      2026-03-10 07:30:00 CET  2026-03-10T06:30:00Z
+                    scratch-cleanup               @daily            2026-03-08 00:00:00 EST  2026-03-08T05:00:00Z
+                    scratch-cleanup               @daily            2026-03-09 00:00:00 EDT  2026-03-09T04:00:00Z
+                    quarterly-archive (disabled)  0 3 1 1,4,7,10 *  2026-04-01 03:00:00 UTC  2026-04-01T03:00:00Z
+                    quarterly-archive (disabled)  0 3 1 1,4,7,10 *  2026-07-01 03:00:00 UTC  2026-07-01T03:00:00Z
+                    """, run.out());
+        }
+
+        @Test
+        void aScheduleWithNoFutureInstantSaysSo(@TempDir Path directory) throws IOException {
+            Path file = Files.writeString(directory.resolve("jobs.yaml"),
+                    "jobs:\n  - {name: leap, schedule: '0 0 30 2 *', type: shell}\n");
+
+            Run run = run("next", "--config", file.toString());
+
+            assertEquals(0, run.status());
+            assertTrue(run.out().contains("leap  0 0 30 2 *  no further instant"), run.out());
+        }
+
+        @Test
+        void refusesACountOutOfRange() {
+            Run run = run("next", "--config", EXAMPLE, "--count", "0");
+
+            assertEquals(2, run.status());
+            assertTrue(run.err().startsWith("--count must be between 1 and 1000, was 0"), run.err());
+        }
+
+        @Test
+        void refusesAnUnreadableInstant() {
+            Run run = run("next", "--config", EXAMPLE, "--from", "tomorrow");
+
+            assertEquals(2, run.status());
+            assertTrue(run.err().startsWith("Invalid value for option '--from': \"tomorrow\" is not an ISO-8601 instant"
+                    + " such as 2026-03-08T00:00:00Z"), run.err());
+            assertNoStackTrace(run);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "validate", "next"})
+    void everyCommandHasHelpAndVersion(String command) {
+        String[] prefix = command.isEmpty() ? new String[0] : new String[] {command};
+
+        Run help = run(concat(prefix, "--help"));
+        Run version = run(concat(prefix, "--version"));
+
+        assertEquals(0, help.status());
+        assertTrue(help.out().startsWith("Usage: leasecron"), help.out());
+        assertEquals(0, version.status());
+        assertTrue(version.out().startsWith("leasecron "), version.out());
+    }
+
+    @Test
+    void noSubcommandShowsTheCommandsAsAUsageError() {
+        Run run = run();
+
+        assertEquals(2, run.status());
+        assertTrue(run.err().contains("validate") && run.err().contains("next"), run.err());
+    }
+
+    @Test
+    void missingConfigIsAUsageError() {
+        Run run = run("validate");
+
+        assertEquals(2, run.status());
+        assertTrue(run.err().startsWith("Missing required option: '--config=FILE'"), run.err());
+    }
+
+    private static String[] concat(String[] prefix, String last) {
+        String[] all = java.util.Arrays.copyOf(prefix, prefix.length + 1);
+        all[prefix.length] = last;
+        return all;
+    }
+}
