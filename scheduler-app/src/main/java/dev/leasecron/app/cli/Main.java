@@ -1,6 +1,8 @@
 package dev.leasecron.app.cli;
 
-import dev.leasecron.config.JobTypeChecker;
+import dev.leasecron.app.logging.LogFormat;
+import dev.leasecron.app.logging.LoggingSetup;
+import dev.leasecron.app.plugins.JobRegistry;
 import java.time.Clock;
 import picocli.CommandLine;
 
@@ -13,6 +15,7 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
+        LoggingSetup.configure(LogFormat.fromEnvironment());
         System.exit(commandLine(systemContext()).execute(args));
     }
 
@@ -20,12 +23,12 @@ public final class Main {
     static CommandLine commandLine(CliContext context) {
         return new CommandLine(new LeasecronCommand())
                 .addSubcommand(new ValidateCommand(context))
-                .addSubcommand(new NextCommand(context));
+                .addSubcommand(new NextCommand(context))
+                .addSubcommand(new RunCommand(context))
+                .addSubcommand(new StatusCommand(context));
     }
 
     private static CliContext systemContext() {
-        // Plugin types are not checked yet: the plugin loader (dev.leasecron.app.plugins) will supply
-        // the checker here. Until then the daemon is the one to refuse an unknown type.
-        return new CliContext(System.getenv(), Clock.systemUTC(), JobTypeChecker.acceptAny());
+        return new CliContext(System.getenv(), Clock.systemUTC(), JobRegistry::load);
     }
 }

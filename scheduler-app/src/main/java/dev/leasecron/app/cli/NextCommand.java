@@ -8,6 +8,8 @@ import java.time.ZonedDateTime;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import dev.leasecron.config.ConfigLoader;
+import dev.leasecron.config.JobTypeChecker;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -25,7 +27,7 @@ import picocli.CommandLine.Spec;
         versionProvider = VersionProvider.class,
         description = {
             "Prints each job's next instants, in its time zone and in UTC.",
-            "Reads files only; never opens a database.",
+            "Reads the jobs file only (job types are checked by validate); never opens a database.",
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:instants printed", "1:the file has errors (listed on stderr)", "2:wrong usage"})
@@ -58,7 +60,7 @@ final class NextCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--count must be between 1 and " + MAX_COUNT + ", was " + count);
         }
         PrintWriter out = spec.commandLine().getOut();
-        Optional<JobsConfig> loaded = config.load(context.loader(), spec.commandLine().getErr());
+        Optional<JobsConfig> loaded = config.load(new ConfigLoader(context.environment(), JobTypeChecker.acceptAny()), spec.commandLine().getErr());
         if (loaded.isEmpty()) {
             return 1;
         }

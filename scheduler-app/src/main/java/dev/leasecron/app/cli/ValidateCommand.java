@@ -1,5 +1,8 @@
 package dev.leasecron.app.cli;
 
+import dev.leasecron.app.plugins.JobRegistry;
+import dev.leasecron.app.plugins.PluginLoadException;
+import dev.leasecron.config.ConfigLoader;
 import dev.leasecron.config.JobSpec;
 import dev.leasecron.config.JobsConfig;
 import java.io.PrintWriter;
@@ -25,10 +28,13 @@ import picocli.CommandLine.Spec;
             "Reads files only; never opens a database.",
         },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the file is valid", "1:the file has errors (listed on stderr)", "2:wrong usage"})
+        exitCodeList = {"0:the file is valid", "1:the file has errors, or a plugin could not be loaded (listed on stderr)", "2:wrong usage"})
 final class ValidateCommand implements Callable<Integer> {
     @Mixin
     ConfigFileOption config;
+
+    @Mixin
+    PluginsOption plugins;
 
     @Spec
     CommandSpec spec;
@@ -42,7 +48,15 @@ final class ValidateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        Optional<JobsConfig> loaded = config.load(context.loader(), spec.commandLine().getErr());
+        PrintWriter err = spec.commandLine().getErr();
+        Optional<JobsConfig> loaded;
+        try (JobRegistry registry = plugins.load(context)) {
+            loaded = config.load(new ConfigLoader(context.environment(), PluginsOption.checker(registry)), err);
+        } catch (PluginLoadException e) {
+            err.println(e.getMessage());
+            err.flush();
+            return 1;
+        }
         if (loaded.isEmpty()) {
             return 1;
         }

@@ -4,8 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.leasecron.config.JobTypeChecker;
-import dev.leasecron.config.TypeProblem;
+import dev.leasecron.app.plugins.HttpJob;
+import dev.leasecron.app.plugins.JobRegistry;
+import dev.leasecron.app.plugins.ShellJob;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -30,18 +31,16 @@ class MainTest {
     /** One run of the command line: exit status and what went to stdout and stderr. */
     private record Run(int status, String out, String err) {}
 
-    private static Run run(JobTypeChecker types, String... args) {
+    /** The built-in job types, as a daemon without a plugins folder has them. */
+    private static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine commandLine = Main.commandLine(new CliContext(Map.of(), NOW, types));
+        CommandLine commandLine = Main.commandLine(
+                new CliContext(Map.of(), NOW, folder -> JobRegistry.of(new ShellJob(), new HttpJob())));
         commandLine.setOut(new PrintWriter(out, true));
         commandLine.setErr(new PrintWriter(err, true));
         int status = commandLine.execute(args);
         return new Run(status, out.toString(), err.toString());
-    }
-
-    private static Run run(String... args) {
-        return run(JobTypeChecker.acceptAny(), args);
     }
 
     private static void assertNoStackTrace(Run run) {
@@ -87,6 +86,7 @@ class MainTest {
             assertEquals(List.of(
                     file + ":3:15: jobs[0].schedule: invalid cron \"* * *\": has 3 fields; expected 5 (minute hour"
                             + " day-of-month month day-of-week), 6 (seconds first) or a macro such as @daily",
+                    file + ":4:11: jobs[0].params.command: required",
                     file + ":5:14: jobs[0].timeout: must be positive, was \"0s\"",
                     file + ":6:5: jobs[1]: missing required key \"type\"",
                     file + ":6:11: jobs[1].name: duplicate job name \"a\" (first used at line 2)"),
@@ -104,7 +104,7 @@ class MainTest {
         }
 
         @Test
-        void reportsTypeProblemsFromTheCheckerItIsGiven(@TempDir Path directory) throws IOException {
+        void reportsUnknownTypesAndThePluginsParamsProblems(@TempDir Path directory) throws IOException {
             Path file = Files.writeString(directory.resolve("jobs.yaml"), """
                     jobs:
                       - name: ping
@@ -116,20 +116,13 @@ class MainTest {
                         params:
                           cmd: pg_dump
                     """);
-            JobTypeChecker builtIns = (type, params) -> switch (type) {
-                case "shell" -> params.containsKey("command")
-                        ? List.of()
-                        : List.of(TypeProblem.ofParam("command", "required"));
-                case "http" -> List.of();
-                default -> List.of(TypeProblem.ofType("no plugin provides type \"" + type + "\" (known: http, shell)"));
-            };
-
-            Run run = run(builtIns, "validate", "--config", file.toString());
+            Run run = run("validate", "--config", file.toString());
 
             assertEquals(1, run.status());
             assertEquals(List.of(
-                    file + ":4:11: jobs[0].type: no plugin provides type \"htp\" (known: http, shell)",
-                    file + ":9:7: jobs[1].params.command: required"),
+                    file + ":4:11: jobs[0].type: unknown job type \"htp\"; known types: http, shell",
+                    file + ":9:7: jobs[1].params.command: required",
+                    file + ":9:7: jobs[1].params.cmd: unknown key; known keys: command, env, workingDir"),
                     run.err().lines().toList());
         }
     }

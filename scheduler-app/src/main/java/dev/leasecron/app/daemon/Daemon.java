@@ -1,0 +1,144 @@
+package dev.leasecron.app.daemon;
+
+import dev.leasecron.app.logging.Event;
+import dev.leasecron.app.logging.Events;
+import dev.leasecron.app.ops.Health;
+import dev.leasecron.app.ops.MetricsListener;
+import dev.leasecron.app.ops.OpsServer;
+import dev.leasecron.app.ops.SchedulerMetrics;
+import dev.leasecron.app.plugins.JobRegistry;
+import dev.leasecron.app.scheduler.ScheduledJob;
+import dev.leasecron.app.scheduler.Scheduler;
+import dev.leasecron.config.ConfigError;
+import dev.leasecron.config.ConfigException;
+import dev.leasecron.config.ConfigListener;
+import dev.leasecron.config.ConfigLoader;
+import dev.leasecron.config.ConfigWatcher;
+import dev.leasecron.config.JobsConfig;
+import dev.leasecron.lease.GuardedTransactions;
+import dev.leasecron.lease.LeaseDatabaseException;
+import dev.leasecron.lease.LeaseTimings;
+import dev.leasecron.lease.Leases;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code leasecron run}: opens the databases, starts the HTTP endpoints, waits for the lease table,
+ * schedules the jobs, applies valid edits of the jobs file as they come, and on {@link #stop()}
+ * shuts down the way the orchestrator expects (stop claiming, let rounds end within the grace, cut
+ * the rest short so peers run them again).
+ */
+public final class Daemon {
+    private static final Logger LOG = LoggerFactory.getLogger("leasecron.daemon");
+    /** After the grace, rounds cut short get this long to wind down before the process exits anyway. */
+    private static final Duration WIND_DOWN = Duration.ofSeconds(5);
+    private static final Duration CONFIG_POLL = Duration.ofSeconds(2);
+
+    private final JobsConfig initial;
+    private final Path configFile;
+    private final ConfigLoader loader;
+    private final JobRegistry registry;
+    private final LeaseTimings timings;
+    private final CountDownLatch stopRequested = new CountDownLatch(1);
+    private volatile boolean running = true;
+
+    public Daemon(JobsConfig config, Path configFile, ConfigLoader loader, JobRegistry registry, LeaseTimings timings) {
+        this.initial = Objects.requireNonNull(config);
+        this.configFile = configFile;
+        this.loader = loader;
+        this.registry = registry;
+        this.timings = timings;
+    }
+
+    /** Asks the daemon to shut down; {@link #run()} returns once it has. */
+    public void stop() {
+        stopRequested.countDown();
+    }
+
+    /**
+     * Runs until {@link #stop()}.
+     *
+     * @throws dev.leasecron.lease.UnsupportedDatabaseException the primary database cannot carry leases
+     * @throws ConfigException the jobs file became invalid between its loading and the watcher's start
+     */
+    public void run() throws InterruptedException, IOException, ConfigException {
+        PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        SchedulerMetrics metrics = new SchedulerMetrics(prometheus);
+        MetricsListener listener = new MetricsListener(metrics);
+        Event.of(Events.PLUGINS_LOADED).with("sources", registry.sources()).info(LOG);
+        try (Databases databases = Databases.open(initial.database())) {
+            Leases leases = Leases.create(databases.primary(), timings, initial.instance(), listener);
+            try (OpsServer ops = OpsServer.start(initial.httpPort(),
+                    () -> running ? Health.up() : Health.down("shutting down"),
+                    () -> leases.ready() ? Health.up() : Health.down("database unreachable or lease table not ready"),
+                    prometheus)) {
+                if (!initialize(leases)) {
+                    return;
+                }
+                Scheduler scheduler = new Scheduler(leases,
+                        new GuardedTransactions(leases, databases.primary(), databases.othersAsDataSources()), listener);
+                List<ScheduledJob> jobs = ScheduledJobs.of(initial, registry);
+                scheduler.start(jobs);
+                metrics.jobsLoaded(jobs.size());
+                Event.of(Events.DAEMON_STARTED).with("instance", leases.instance()).with("jobs", jobs.size())
+                        .with("database", leases.dialect().name().toLowerCase(java.util.Locale.ROOT))
+                        .with("http_port", ops.port()).with("config", configFile.toString()).info(LOG);
+                try (ConfigWatcher watcher = ConfigWatcher.start(configFile, loader, reloads(scheduler, metrics), CONFIG_POLL)) {
+                    stopRequested.await();
+                }
+                running = false;
+                Event.of(Events.DAEMON_STOPPING).with("rounds_running", scheduler.roundsRunning())
+                        .with("grace", initial.shutdownGrace().toString()).info(LOG);
+                boolean clean = scheduler.shutdown(initial.shutdownGrace(), WIND_DOWN);
+                Event.of("daemon.stopped").with("clean", clean).info(LOG);
+            }
+        }
+    }
+
+    /** Waits for the database and the lease table; false when stopped first. */
+    private boolean initialize(Leases leases) throws InterruptedException {
+        while (true) {
+            try {
+                leases.initialize();
+                return true;
+            } catch (LeaseDatabaseException e) {
+                Event.of("database.unavailable").with("error", e.getMessage())
+                        .with("retry_in", leases.retryInterval().toString()).warn(LOG);
+                if (stopRequested.await(leases.retryInterval().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                    return false;
+                }
+            }
+        }
+    }
+
+    private ConfigListener reloads(Scheduler scheduler, SchedulerMetrics metrics) {
+        return new ConfigListener() {
+            @Override
+            public void onReload(JobsConfig config) {
+                if (!config.database().equals(initial.database()) || !config.instance().equals(initial.instance())
+                        || config.httpPort() != initial.httpPort()) {
+                    Event.of("config.restart_needed")
+                            .with("reason", "database, instance and http.port changes apply at the next start").warn(LOG);
+                }
+                List<ScheduledJob> jobs = ScheduledJobs.of(config, registry);
+                scheduler.apply(jobs);
+                metrics.jobsLoaded(jobs.size());
+                Event.of(Events.CONFIG_RELOADED).with("jobs", jobs.size()).info(LOG);
+            }
+
+            @Override
+            public void onRejected(List<ConfigError> errors) {
+                Event.of(Events.CONFIG_REJECTED).with("errors", errors.stream().map(ConfigError::toString).toList())
+                        .with("kept", "the running jobs stay as they were").error(LOG);
+            }
+        };
+    }
+}
