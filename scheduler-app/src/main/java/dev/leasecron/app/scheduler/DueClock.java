@@ -25,9 +25,11 @@ final class DueClock {
     }
 
     /**
-     * A lower bound of the database's now.
+     * A lower bound of the database's now. Reads the database clock when the last sample is stale;
+     * when the database does not answer, an old sample still beats the process clock, and with no
+     * sample at all it tries again every retry interval.
      *
-     * @throws InterruptedException never: only for symmetry with {@link #awaitDue}
+     * @throws InterruptedException {@code until} ended before the database clock could be read
      */
     Instant now(LeaseScope until) throws InterruptedException {
         while (true) {
@@ -43,7 +45,7 @@ final class DueClock {
                     return leases.clock().now();
                 } catch (LeaseDatabaseException e) {
                     if (leases.clock().known()) {
-                        return leases.clock().now(); // an old sample still beats the process clock
+                        return leases.clock().now();
                     }
                 }
             }
