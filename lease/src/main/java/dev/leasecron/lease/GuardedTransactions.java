@@ -72,28 +72,55 @@ public final class GuardedTransactions {
         }
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
-            AutoCloseable endsWithScope = bound.isPresent()
-                    ? bound.get().scope().onCancel(() -> abortQuietly(connection))
-                    : () -> {};
+            Abort abort = new Abort(connection);
+            AutoCloseable endsWithScope = bound.isPresent() ? bound.get().scope().onCancel(abort::run) : () -> {};
             try (endsWithScope) {
                 if (bound.isPresent() && PRIMARY.equals(database)) {
                     Handle h = bound.get().handle();
                     requireHeld(bound.get(), leases.store().verifyOn(connection, h.name(), h.holder()).isPresent());
                 }
                 T result = work.run(guarded(connection));
+                abort.disarm();
                 if (bound.isPresent()) {
                     refuseCommitIfEnded(bound.get());
                 }
                 connection.commit();
                 return result;
             } catch (Throwable t) {
+                abort.disarm();
+                // Through the pool's proxy: on a connection the abort killed, the rollback's error makes the
+                // pool discard the connection instead of lending it out again.
                 rollbackQuietly(connection, t);
                 throw t;
-            } finally {
-                if (!connection.isClosed()) {
-                    connection.setAutoCommit(true);
+            }
+        }
+    }
+
+    /**
+     * Aborts the transaction's connection when the scope ends while the work runs, and never once the
+     * work has returned: an abort racing with the connection's return to the pool would kill a
+     * connection the pool lends to someone else.
+     */
+    private static final class Abort {
+        private final Connection connection;
+        private boolean disarmed;
+
+        Abort(Connection connection) {
+            this.connection = connection;
+        }
+
+        synchronized void run() {
+            if (!disarmed) {
+                try {
+                    connection.abort(Runnable::run);
+                } catch (SQLException | RuntimeException e) {
+                    // The commit is refused regardless; a driver that cannot abort is left to the rollback.
                 }
             }
+        }
+
+        synchronized void disarm() {
+            disarmed = true;
         }
     }
 
@@ -134,19 +161,9 @@ public final class GuardedTransactions {
                 });
     }
 
-    private static void abortQuietly(Connection connection) {
-        try {
-            connection.abort(Runnable::run);
-        } catch (SQLException | RuntimeException e) {
-            // The commit is refused regardless; a driver that cannot abort is left to the rollback.
-        }
-    }
-
     private static void rollbackQuietly(Connection connection, Throwable cause) {
         try {
-            if (!connection.isClosed()) {
-                connection.rollback();
-            }
+            connection.rollback();
         } catch (SQLException e) {
             cause.addSuppressed(e);
         }
