@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks the deployment artefacts without a Docker engine or a cluster:
-#   chart       helm lint --strict and helm template of the default values, of
+#   chart       helm lint --strict and helm template of the default values (and its NOTES.txt), of
 #               helm/leasecron/ci/all-options-values.yaml and of the other mutually exclusive
 #               choices; every rendered object against the Kubernetes (and Prometheus Operator)
 #               schemas; bad values (wrong type, unknown enum, unknown key, below a minimum,
@@ -83,6 +83,11 @@ check_chart() {
   helm template leasecron "$chart" --set database.enabled=false --set replicaCount=1 \
     --set podDisruptionBudget.enabled=false --set metrics.service.enabled=false > "$work/sqlite.yaml"
   node_tool validate-manifests.mjs "$work"/{default,all-options,plugins-volume,sqlite}.yaml
+  # NOTES.txt renders (offline: a client-side dry run) and tells how to see rounds and leases.
+  helm install leasecron "$chart" --dry-run=client > "$work/notes.txt"
+  grep -q "select(.event==\"round.end\")" "$work/notes.txt" || { echo "NOTES.txt: no round.end query"; exit 1; }
+  grep -q 'leasecron.jar status --config /etc/leasecron/jobs.yaml' "$work/notes.txt" \
+    || { echo "NOTES.txt: no status command"; exit 1; }
   grep -q 'terminationGracePeriodSeconds: 35$' "$work/default.yaml" \
     || { echo "default terminationGracePeriodSeconds is not 25 s grace + 5 s wind-down + 5 s margin"; exit 1; }
   ! grep -q 'checksum/.*config' "$work/default.yaml" \
