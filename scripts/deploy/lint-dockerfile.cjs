@@ -7,8 +7,9 @@
 //   - the final stage runs as a non-root USER;
 //   - ENTRYPOINT and CMD of the final stage are exec form, so SIGTERM reaches the process
 //     instead of a /bin/sh that does not forward it.
-// Usage: NODE_PATH=TOOLS/node_modules node lint-dockerfile.cjs Dockerfile
-// (exit 1 and one line per problem if any; scripts/check-deploy.sh installs the packages).
+// Usage: node lint-dockerfile.cjs Dockerfile
+// (exit 1 and one line per problem if any; scripts/check-deploy.sh installs the packages and
+// runs it from next to them).
 'use strict';
 const { readFileSync } = require('node:fs');
 const { DockerfileParser } = require('dockerfile-ast');
