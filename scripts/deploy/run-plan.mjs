@@ -1,7 +1,7 @@
 // Turns a rendered chart into the command line, environment and files a local run of the
 // packaged jar needs to start the daemon as the Deployment's container would:
-//   - the command is the Dockerfile's ENTRYPOINT after tini (java and its flags, -jar), then the
-//     container's args;
+//   - the command is the Dockerfile's ENTRYPOINT (tini, which must be installed at the same
+//     path here, then java with its flags and -jar), then the container's args;
 //   - the environment is the container's env: plain values, the pod name for metadata.name, and
 //     secretKeyRef values read from the Secrets in the same rendering (a Secret that is not there,
 //     e.g. an existingSecret, is an error);
@@ -80,7 +80,7 @@ const tmpMount = mounts.find((m) => m.mountPath === '/tmp');
 const javaFlags = entrypoint.slice(javaIndex + 1, jarIndex - 1);
 if (tmpMount) javaFlags.push(`-Djava.io.tmpdir=${local('/tmp')}`);
 if (container.command) fail('the container overrides the image ENTRYPOINT; this test expects args only');
-const argv = [java, ...javaFlags, '-jar', jar, ...container.args.map(local)];
+const argv = [...entrypoint.slice(0, javaIndex), java, ...javaFlags, '-jar', jar, ...container.args.map(local)];
 
 const portOf = (probe) => {
   const port = probe.httpGet.port;
