@@ -113,7 +113,12 @@ final class Replicas implements BeforeEachCallback, AfterTestExecutionCallback, 
         all.putAll(env);
         List<String> args = new ArrayList<>(List.of("run", "--config", config.toString(), "--log-format", "json"));
         args.addAll(List.of(extraArgs));
-        ReplicaProcess replica = ReplicaProcess.start(name, dir, dir, all, wrapper, args);
+        return startCommand(name, all, wrapper, args);
+    }
+
+    /** {@code [wrapper...] java -jar leasecron.jar args...} in the test's folder, with the test's environment plus {@code env}. */
+    ReplicaProcess startCommand(String name, Map<String, String> env, List<String> wrapper, List<String> args) {
+        ReplicaProcess replica = ReplicaProcess.start(name, dir, dir, env, wrapper, args);
         started.add(replica);
         return replica;
     }
