@@ -32,6 +32,7 @@ class ClockSkewIT {
     private static final Path FAKETIME = Path.of("/usr/bin/faketime");
     private static final Map<String, Duration> SKEWS = Map.of("ahead", Duration.ofHours(1), "behind", Duration.ofHours(-1));
     private static final int ROUNDS_PER_JOB = 6;
+    private static final long MAX_FIRE_DELAY_MS = 2500;
 
     @RegisterExtension
     final Replicas replicas = new Replicas();
@@ -91,12 +92,13 @@ class ClockSkewIT {
             long lagMs = Duration.between(instant, at).toMillis();
             assertTrue(lagMs >= 0 && lagMs <= 5_000, key + " seen " + lagMs + " ms after its instant");
         });
-        // The replicas' own measure, by the database clock.
+        // The replicas' own measure, by the database clock: early is negative, and a clock obeyed an hour
+        // off would be an hour off; the bound leaves room for a cold JVM on a loaded machine.
         List<Long> delays = new ArrayList<>();
         for (var replica : byName.values()) {
             for (JsonNode start : replica.events("round.start")) {
                 long delay = start.path("fire_delay_ms").asLong();
-                assertTrue(delay >= 0 && delay <= 1500, replica.name() + " fired late: " + start);
+                assertTrue(delay >= 0 && delay <= MAX_FIRE_DELAY_MS, replica.name() + " fired early or late: " + start);
                 delays.add(delay);
             }
         }
