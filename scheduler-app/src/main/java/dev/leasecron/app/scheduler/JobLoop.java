@@ -6,8 +6,10 @@ import dev.leasecron.lease.Handle;
 import dev.leasecron.lease.LeaseDatabaseException;
 import dev.leasecron.lease.LeaseScope;
 import dev.leasecron.lease.Leases;
+import dev.leasecron.lease.sql.LeaseRow;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.event.Level;
 
@@ -133,7 +135,7 @@ final class JobLoop {
     /** Whether a round holds the job's lease now; a database that does not answer counts as not held. */
     private boolean heldByARound() {
         try {
-            return leases.rows(java.util.List.of(job.leaseName())).stream().anyMatch(r -> r.held());
+            return leases.rows(List.of(job.leaseName())).stream().anyMatch(LeaseRow::held);
         } catch (LeaseDatabaseException e) {
             return false;
         }
