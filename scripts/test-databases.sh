@@ -22,6 +22,7 @@ install_servers() {
   local missing=()
   ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
   command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || missing+=(mariadb-server)
+  command -v faketime >/dev/null 2>&1 || missing+=(faketime)   # ClockSkewIT skews replica clocks with libfaketime
   if [ ${#missing[@]} -gt 0 ]; then
     echo "installing ${missing[*]} from Debian's packages"
     apt-get update -qq

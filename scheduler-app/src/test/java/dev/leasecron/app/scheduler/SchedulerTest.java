@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.leasecron.lease.Handle;
+import dev.leasecron.lease.LeaseTimings;
 import dev.leasecron.lease.Leases;
 import dev.leasecron.lease.testing.TestDatabase;
 import dev.leasecron.lease.testing.TestTimings;
@@ -18,6 +23,7 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.slf4j.LoggerFactory;
 
 /** The scheduler's promises, played out by in-process replicas on each database. */
 class SchedulerTest {
@@ -178,5 +184,36 @@ class SchedulerTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> !job.rounds().isEmpty());
         }
         assertFalse(job.rounds().getFirst().instant().isBefore(now), "no missed instant runs");
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void replicaStartingDuringPeersOverrunReportsNothingMissed(TestDatabase db) throws Exception {
+        String name = uniqueName("joins-overrun");
+        // A peer's round, claimed a few instants ago, still holds the lease (15 s) as the replica starts.
+        Leases peer = db.leases(LeaseTimings.DEFAULT);
+        Instant now = peer.readDatabaseClock();
+        Instant overrunning = new EveryPeriod(SECOND).latestAtOrBefore(now.minusSeconds(3)).orElseThrow();
+        Handle round = peer.claimSlot("cron:" + name, overrunning).orElseThrow();
+
+        Logger log = (Logger) LoggerFactory.getLogger("leasecron.scheduler");
+        ListAppender<ILoggingEvent> entries = new ListAppender<>();
+        entries.start();
+        log.addAppender(entries);
+        RecordingJob job = new RecordingJob();
+        try (Replica a = new Replica(db, TestTimings.FAST).start(job(name, job, "a", false, Duration.ofMinutes(1)))) {
+            await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> job.rounds().isEmpty());
+            round.finish(a.leases.readDatabaseClock());
+            await().atMost(Duration.ofSeconds(10)).until(() -> !job.rounds().isEmpty());
+        } finally {
+            log.detachAppender(entries);
+        }
+        List<ILoggingEvent> missed = entries.list.stream()
+                .filter(e -> e.getKeyValuePairs() != null && e.getKeyValuePairs().stream()
+                        .anyMatch(kv -> kv.key.equals("event") && kv.value.equals("instant.missed")))
+                .filter(e -> e.getKeyValuePairs().stream().anyMatch(kv -> kv.key.equals("job") && kv.value.equals(name)))
+                .toList();
+        assertEquals(List.of(), missed.stream().map(ILoggingEvent::getFormattedMessage).toList(),
+                "instants the peer's round overran are its to report as skipped, not missed");
     }
 }
