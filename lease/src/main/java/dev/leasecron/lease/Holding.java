@@ -13,7 +13,7 @@ public interface Holding extends AutoCloseable {
     LeaseScope scope();
 
     /**
-     * Ends the renewals and returns once they have ended; a renewal in flight is cut short. Does not
+     * Ends the renewals and returns once they have ended; a renewal in flight is no longer waited for. Does not
      * release the lease. Idempotent.
      */
     void stop();

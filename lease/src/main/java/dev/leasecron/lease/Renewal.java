@@ -119,7 +119,9 @@ final class Renewal implements Holding {
             failed(e.getCause());
             return Attempt.FAILED;
         } catch (InterruptedException e) {
-            statement.interrupt();
+            // Stopped: the holder no longer waits for the statement, but it is left to finish rather than
+            // interrupted, which would close a pooled connection under it. A renewal landing after the
+            // release or finish matches no row (they set expires_at_ms to 0), so it cannot revive the lease.
             return Attempt.STOPPED;
         }
     }
