@@ -1,8 +1,22 @@
 package dev.leasecron.lease.sql;
 
 import static dev.leasecron.lease.sql.LeaseTable.*;
+import static org.jooq.impl.DSL.row;
+import static org.jooq.impl.DSL.values;
 
-/** Extends a held lease from the database's now. Zero rows: lost (expired, released or taken). */
+import java.util.Collection;
+import java.util.Set;
+import org.jooq.Record;
+import org.jooq.Record2;
+import org.jooq.Row2;
+import org.jooq.Table;
+import org.jooq.UpdateConditionStep;
+
+/**
+ * Extends a held lease from the database's now. Zero rows: lost (expired, released or taken). The
+ * batch form renews many leases in one statement, each row under the single renewal's WHERE, and
+ * tells which it renewed.
+ */
 final class RenewStatement {
     private RenewStatement() {}
 
@@ -14,5 +28,25 @@ final class RenewStatement {
                 .and(EXPIRES_AT_MS.gt(sql.now()))
                 .execute();
         return Sql.atMostOne(rows, "renew");
+    }
+
+    /** The leases among {@code held} still held: renewed. The others are lost. */
+    static Set<HeldName> renewMany(Sql sql, Collection<HeldName> held) {
+        // Read back, a renewed row is one still unexpired: a row the write missed because it had
+        // expired may still carry the token, and stays expired.
+        return sql.written("renew", held, EXPIRES_AT_MS.gt(sql.now()), s -> renewManyWrite(s, held),
+                s -> renewManyWrite(s, held).returningResult(NAME, HOLDER));
+    }
+
+    @SuppressWarnings("unchecked") // a generic array of rows: jOOQ's VALUES takes varargs
+    private static UpdateConditionStep<Record> renewManyWrite(Sql sql, Collection<HeldName> held) {
+        Table<Record2<String, String>> b = values(held.stream().map(h -> row(h.name(), h.holder())).toArray(Row2[]::new))
+                .as("b", "b_name", "b_holder");
+        return sql.dsl().update(GST_LEASES)
+                .set(EXPIRES_AT_MS, sql.expiry())
+                .from(b)
+                .where(NAME.eq(b.field("b_name", String.class)))
+                .and(HOLDER.eq(b.field("b_holder", String.class)))
+                .and(EXPIRES_AT_MS.gt(sql.now()));
     }
 }
