@@ -52,7 +52,7 @@ final class FinishStatement {
     /** The rounds among {@code ended} whose lease was still theirs: finished and given back. */
     static Set<HeldName> withLeaseMany(Sql sql, List<Finishing> ended) {
         List<HeldName> asked = ended.stream().map(f -> new HeldName(f.name(), f.holder())).toList();
-        return sql.written("finish", asked, noCondition(), s -> withLeaseManyWrite(s, ended),
+        return sql.written("finish", sql.updateReturns(), asked, noCondition(), s -> withLeaseManyWrite(s, ended),
                 s -> withLeaseManyWrite(s, ended).returningResult(NAME, HOLDER));
     }
 

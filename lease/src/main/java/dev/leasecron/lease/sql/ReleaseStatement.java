@@ -31,7 +31,7 @@ final class ReleaseStatement {
 
     /** The leases among {@code held} given back; the others were already gone. */
     static Set<HeldName> releaseMany(Sql sql, Collection<HeldName> held) {
-        return sql.written("release", held, noCondition(), s -> releaseManyWrite(s, held),
+        return sql.written("release", sql.updateReturns(), held, noCondition(), s -> releaseManyWrite(s, held),
                 s -> releaseManyWrite(s, held).returningResult(NAME, HOLDER));
     }
 

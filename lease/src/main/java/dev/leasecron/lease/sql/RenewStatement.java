@@ -34,7 +34,7 @@ final class RenewStatement {
     static Set<HeldName> renewMany(Sql sql, Collection<HeldName> held) {
         // Read back, a renewed row is one still unexpired: a row the write missed because it had
         // expired may still carry the token, and stays expired.
-        return sql.written("renew", held, EXPIRES_AT_MS.gt(sql.now()), s -> renewManyWrite(s, held),
+        return sql.written("renew", sql.updateReturns(), held, EXPIRES_AT_MS.gt(sql.now()), s -> renewManyWrite(s, held),
                 s -> renewManyWrite(s, held).returningResult(NAME, HOLDER));
     }
 

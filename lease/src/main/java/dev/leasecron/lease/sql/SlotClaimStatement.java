@@ -97,7 +97,7 @@ final class SlotClaimStatement {
     static Set<String> claimMany(Sql sql, List<SlotClaim> claims, String instance, long slotMs) {
         List<HeldName> asked = claims.stream().map(c -> new HeldName(c.name(), c.holder())).toList();
         Function<Sql, UpdateConditionStep<Record>> write = s -> claimManyWrite(s, claims, instance, slotMs);
-        Set<HeldName> written = sql.written("claim an instant", asked, noCondition(), write,
+        Set<HeldName> written = sql.written("claim an instant", sql.updateReturns(), asked, noCondition(), write,
                 s -> write.apply(s).returningResult(NAME, HOLDER));
         return names(written);
     }
@@ -139,7 +139,7 @@ final class SlotClaimStatement {
             }
             return insert;
         };
-        Set<HeldName> written = sql.written("claim an instant: insert", asked, noCondition(),
+        Set<HeldName> written = sql.written("claim an instant: insert", sql.insertReturns(), asked, noCondition(),
                 s -> rows.apply(s).onConflictDoNothing(),
                 s -> rows.apply(s).onConflictDoNothing().returningResult(NAME, HOLDER));
         return names(written);

@@ -42,27 +42,35 @@ record Sql(DSLContext dsl, Dialect dialect, long leaseMs) {
     }
 
     /**
-     * Whether a batch write can tell which rows it wrote in the statement itself ({@code RETURNING}).
+     * Whether a batch UPDATE can tell which rows it wrote in the statement itself ({@code RETURNING}).
      * MySQL and MariaDB cannot ({@code UPDATE ... RETURNING} exists in neither): there the write and a
      * read of the holder tokens it wrote run in one transaction instead, see {@link #readBack}.
      */
-    boolean returns() {
+    boolean updateReturns() {
         return dialect == Dialect.POSTGRES || dialect == Dialect.SQLITE;
     }
 
     /**
+     * Whether a batch INSERT can: on PostgreSQL only. SQLite has {@code INSERT ... RETURNING}, but
+     * jOOQ 3.21 does not render it there (it drops the clause), so SQLite reads back as MySQL does.
+     */
+    boolean insertReturns() {
+        return dialect == Dialect.POSTGRES;
+    }
+
+    /**
      * Runs a batch write and tells which of the rows it was given it wrote: through {@code RETURNING}
-     * where the dialect has it, elsewhere by {@link #readBack} in the write's own transaction.
+     * when {@code returning}, otherwise by {@link #readBack} in the write's own transaction.
      *
      * @param asked the rows the write was given, each with the token it writes or matches
      * @param readBackAlso what a written row meets beyond carrying its token, for the read back
      * @param write the statement, built on the {@code Sql} it is given
      * @param writeReturning the same statement returning the name and holder of each row written
      */
-    Set<HeldName> written(String statement, Collection<HeldName> asked, Condition readBackAlso,
+    Set<HeldName> written(String statement, boolean returning, Collection<HeldName> asked, Condition readBackAlso,
             Function<Sql, ? extends Query> write,
             Function<Sql, ? extends ResultQuery<Record2<String, String>>> writeReturning) {
-        if (returns()) {
+        if (returning) {
             List<HeldName> rows = writeReturning.apply(this).fetch(r -> new HeldName(r.value1(), r.value2()));
             return exactly(new HashSet<>(rows), rows.size(), statement);
         }
