@@ -36,6 +36,12 @@ import org.slf4j.Logger;
  */
 public final class Leases {
     private static final int SLOT_CLAIM_TRIES = 3;
+    /**
+     * How long a renewal waits for others to share its statement: the handles claimed together fall
+     * due within a few milliseconds of each other, and a renewal 10 ms late costs nothing against a
+     * renewal interval of seconds.
+     */
+    private static final Duration RENEW_WINDOW = Duration.ofMillis(10);
     private static final Comparator<Handle> BY_NAME = Comparator.comparing(Handle::name).thenComparing(Handle::holder);
 
     /** The most names or handles one batch statement carries; a larger batch runs as several. */
@@ -46,6 +52,8 @@ public final class Leases {
     private final String instance;
     private final LeaseListener listener;
     private final DatabaseClock clock = new DatabaseClock(System::nanoTime);
+    /** Every held handle renews through it, so the renewals falling due together share a statement. */
+    private final Coalescer<Handle, Boolean> renewals = new Coalescer<>("lease-renew", RENEW_WINDOW, this::renewAll);
     private volatile LeaseStore store;
     private volatile RuntimeException unavailable;
 
@@ -215,7 +223,8 @@ public final class Leases {
      * row by the term and slots read (read again and written again, for the rows another claim or a
      * finish changed in between, up to the tries a single claim makes) and one insert for the names
      * with no row yet. Names are taken in sorted order whatever the order given, so replicas claiming
-     * the same names lock their rows in the same order and never deadlock each other.
+     * the same names do not lock their rows in opposite orders; a deadlock the database still finds
+     * rolls its statement back and lands in the failed map, to be tried again like any failure.
      *
      * @return for each distinct name, in the order given, the handle or empty; or, for the names of a
      *     statement that failed, its {@link LeaseDatabaseException}. A name claimed is never in the
@@ -381,9 +390,9 @@ public final class Leases {
 
     /**
      * {@code items} without repeats, sorted by name, in runs of at most {@link #MAX_BATCH}. Every
-     * batch statement meets its rows in name order, so two replicas writing overlapping rows at once
-     * (a claim of one among another's renewals or finishes, two claims of the same names) take their
-     * row locks in the same order and never deadlock each other.
+     * batch statement is given its rows in name order, so two replicas writing overlapping rows at
+     * once (a claim of one among another's renewals or finishes, two claims of the same names) do not
+     * take their row locks in opposite orders.
      */
     private static <T> List<List<T>> chunks(Collection<T> items, Comparator<T> byName) {
         List<T> distinct = new ArrayList<>(new LinkedHashSet<>(items));
@@ -474,11 +483,18 @@ public final class Leases {
      * own; one longer than {@code localDeadline} always does; back-to-back transactions must each be
      * shorter than half the local deadline.
      *
+     * <p>The renewals of all the handles this object holds share statements: those falling due within
+     * a few milliseconds of each other (the handles claimed together) are renewed by one
+     * {@link #renewAll} statement, each handle still told alone whether it holds. A row another
+     * transaction keeps locked thus delays the renewals sharing its statement, within the same
+     * attempt timeout and local deadline as a renewal of its own.
+     *
      * @param log the holder's own logger: a failed renewal explains a round cut short, so it belongs
      *     beside the holder's entries
      */
     public Holding hold(Handle handle, LeaseScope parent, Logger log) {
-        return new Renewal(store(), timings, handle, parent, log, listener).start();
+        store(); // fails here, not at the first renewal, when the leases are not initialized
+        return new Renewal(renewals, timings, handle, parent, log, listener).start();
     }
 
     /**
