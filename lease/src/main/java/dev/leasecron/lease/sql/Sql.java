@@ -87,7 +87,7 @@ record Sql(DSLContext dsl, Dialect dialect, long leaseMs) {
      * it wrote as written until the commit. A token is minted per claim and never reused, so a row
      * carries one only when the write gave it that token, or the claim it belongs to still holds.
      */
-    static Set<HeldName> readBack(DSLContext tx, Collection<HeldName> written, Condition also) {
+    private static Set<HeldName> readBack(DSLContext tx, Collection<HeldName> written, Condition also) {
         Set<HeldName> asked = new HashSet<>(written);
         Set<HeldName> found = new HashSet<>();
         tx.select(NAME, HOLDER)
