@@ -2,9 +2,7 @@ package dev.leasecron.lease.sql;
 
 import static dev.leasecron.lease.sql.LeaseTable.*;
 import static org.jooq.impl.DSL.noCondition;
-import static org.jooq.impl.DSL.row;
 import static org.jooq.impl.DSL.val;
-import static org.jooq.impl.DSL.values;
 import static org.jooq.impl.DSL.when;
 
 import java.util.Collection;
@@ -12,10 +10,6 @@ import java.util.List;
 import java.util.Set;
 import org.jooq.Field;
 import org.jooq.Record;
-import org.jooq.Record2;
-import org.jooq.Record3;
-import org.jooq.Row2;
-import org.jooq.Row3;
 import org.jooq.Table;
 import org.jooq.UpdateConditionStep;
 
@@ -56,11 +50,9 @@ final class FinishStatement {
                 s -> withLeaseManyWrite(s, ended).returningResult(NAME, HOLDER));
     }
 
-    @SuppressWarnings("unchecked") // a generic array of rows: jOOQ's VALUES takes varargs
     private static UpdateConditionStep<Record> withLeaseManyWrite(Sql sql, List<Finishing> ended) {
-        Table<Record3<String, String, Long>> b = values(ended.stream()
-                .map(f -> row(f.name(), f.holder(), f.passedMs())).toArray(Row3[]::new))
-                .as("b", "b_name", "b_holder", "b_passed_ms");
+        Table<Record> b = sql.rows(List.of("b_name", "b_holder", "b_passed_ms"),
+                ended.stream().<List<?>>map(f -> List.of(f.name(), f.holder(), f.passedMs())).toList());
         return sql.dsl().update(GST_LEASES)
                 .set(EXPIRES_AT_MS, 0L)
                 .set(UNFINISHED_SLOT_MS, 0L)
@@ -71,11 +63,9 @@ final class FinishStatement {
     }
 
     /** Records the end of each round of {@code ended} without its lease; what it matched is not needed. */
-    @SuppressWarnings("unchecked") // a generic array of rows: jOOQ's VALUES takes varargs
     static void withoutLeaseMany(Sql sql, Collection<Finishing> ended) {
-        Table<Record2<String, Long>> b = values(ended.stream()
-                .map(f -> row(f.name(), f.slotMs())).toArray(Row2[]::new))
-                .as("b", "b_name", "b_slot_ms");
+        Table<Record> b = sql.rows(List.of("b_name", "b_slot_ms"),
+                ended.stream().<List<?>>map(f -> List.of(f.name(), f.slotMs())).toList());
         sql.dsl().update(GST_LEASES)
                 .set(UNFINISHED_SLOT_MS, 0L)
                 .from(b)

@@ -2,14 +2,11 @@ package dev.leasecron.lease.sql;
 
 import static dev.leasecron.lease.sql.LeaseTable.*;
 import static org.jooq.impl.DSL.noCondition;
-import static org.jooq.impl.DSL.row;
-import static org.jooq.impl.DSL.values;
 
 import java.util.Collection;
+import java.util.List;
 import java.util.Set;
 import org.jooq.Record;
-import org.jooq.Record2;
-import org.jooq.Row2;
 import org.jooq.Table;
 import org.jooq.UpdateConditionStep;
 
@@ -35,10 +32,9 @@ final class ReleaseStatement {
                 s -> releaseManyWrite(s, held).returningResult(NAME, HOLDER));
     }
 
-    @SuppressWarnings("unchecked") // a generic array of rows: jOOQ's VALUES takes varargs
     private static UpdateConditionStep<Record> releaseManyWrite(Sql sql, Collection<HeldName> held) {
-        Table<Record2<String, String>> b = values(held.stream().map(h -> row(h.name(), h.holder())).toArray(Row2[]::new))
-                .as("b", "b_name", "b_holder");
+        Table<Record> b = sql.rows(List.of("b_name", "b_holder"),
+                held.stream().<List<?>>map(h -> List.of(h.name(), h.holder())).toList());
         return sql.dsl().update(GST_LEASES)
                 .set(EXPIRES_AT_MS, 0L)
                 .from(b)

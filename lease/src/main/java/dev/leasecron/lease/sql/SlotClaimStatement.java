@@ -3,9 +3,7 @@ package dev.leasecron.lease.sql;
 import static dev.leasecron.lease.sql.LeaseTable.*;
 
 import static org.jooq.impl.DSL.noCondition;
-import static org.jooq.impl.DSL.row;
 import static org.jooq.impl.DSL.val;
-import static org.jooq.impl.DSL.values;
 
 import java.util.Collection;
 import java.util.HashMap;
@@ -18,9 +16,7 @@ import java.util.function.Function;
 import org.jooq.Field;
 import org.jooq.InsertValuesStep7;
 import org.jooq.Record;
-import org.jooq.Record5;
 import org.jooq.Record6;
-import org.jooq.Row5;
 import org.jooq.Table;
 import org.jooq.UpdateConditionStep;
 
@@ -102,14 +98,11 @@ final class SlotClaimStatement {
         return names(written);
     }
 
-    @SuppressWarnings("unchecked") // a generic array of rows: jOOQ's VALUES takes varargs
     private static UpdateConditionStep<Record> claimManyWrite(Sql sql, List<SlotClaim> claims, String instance,
             long slotMs) {
-        Row5<String, String, Long, Long, Long>[] rows = claims.stream()
-                .map(c -> row(c.name(), c.holder(), c.read().term(), c.read().slotMs(), c.read().unfinishedSlotMs()))
-                .toArray(Row5[]::new);
-        Table<Record5<String, String, Long, Long, Long>> b =
-                values(rows).as("b", "b_name", "b_holder", "b_term", "b_slot_ms", "b_unfinished_slot_ms");
+        Table<Record> b = sql.rows(List.of("b_name", "b_holder", "b_term", "b_slot_ms", "b_unfinished_slot_ms"),
+                claims.stream().<List<?>>map(c -> List.of(c.name(), c.holder(), c.read().term(), c.read().slotMs(),
+                        c.read().unfinishedSlotMs())).toList());
         Field<String> bHolder = b.field("b_holder", String.class);
         return sql.dsl().update(GST_LEASES)
                 .set(HOLDER, bHolder)

@@ -2,17 +2,24 @@ package dev.leasecron.lease.sql;
 
 import static dev.leasecron.lease.sql.LeaseTable.*;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Query;
+import org.jooq.Record;
 import org.jooq.Record2;
 import org.jooq.ResultQuery;
+import org.jooq.RowN;
+import org.jooq.Select;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
 
 /** What every statement needs: where to run, the database clock, and the lease duration. */
 record Sql(DSLContext dsl, Dialect dialect, long leaseMs) {
@@ -31,6 +38,31 @@ record Sql(DSLContext dsl, Dialect dialect, long leaseMs) {
     /** The expiry a claim or renewal writes: the database's now plus the lease duration. */
     Field<Long> expiry() {
         return now().plus(leaseMs);
+    }
+
+    /**
+     * A derived table {@code b} of {@code rows}, its columns named {@code columns}: the per-row input
+     * of a batch statement, joined to {@code gst_leases} by name. {@code VALUES} on PostgreSQL and
+     * SQLite; on MySQL and MariaDB a {@code UNION ALL} of one-row SELECTs, which every version of
+     * either runs, where jOOQ would render MySQL 8.0.19's {@code VALUES ROW(...)} for the MySQL
+     * dialect, which MariaDB (reached through MySQL's driver, which reports MySQL) refuses.
+     */
+    Table<Record> rows(List<String> columns, List<List<?>> rows) {
+        String[] names = columns.toArray(String[]::new);
+        if (dialect == Dialect.MYSQL || dialect == Dialect.MARIADB) {
+            Select<Record> union = null;
+            for (List<?> row : rows) {
+                List<Field<?>> fields = new ArrayList<>();
+                for (int i = 0; i < row.size(); i++) {
+                    fields.add(DSL.val(row.get(i)).as(names[i]));
+                }
+                Select<Record> one = DSL.select(fields);
+                union = union == null ? one : union.unionAll(one);
+            }
+            return Objects.requireNonNull(union, "a batch has rows").asTable("b");
+        }
+        RowN[] values = rows.stream().map(r -> DSL.row(r.toArray())).toArray(RowN[]::new);
+        return DSL.values(values).as("b", names);
     }
 
     /** Reads a single-row statement's count: more than one row means the name is not unique. */
