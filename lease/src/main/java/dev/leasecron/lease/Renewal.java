@@ -114,8 +114,8 @@ final class Renewal implements Holding {
         try {
             return renewed.get(budgetNanos, TimeUnit.NANOSECONDS) ? Attempt.RENEWED : Attempt.GONE;
         } catch (TimeoutException e) {
-            // The attempt stops waiting; the shared statement ends at its own query timeout, which
-            // is the attempt timeout, so it cannot pile up behind the next attempts.
+            // The attempt stops waiting; the shared statement, which other handles wait on too, runs
+            // on until the store's statement timeout (the attempt timeout; SQLite's busy timeout).
             statement.interrupt();
             failed(new TimeoutException("renewal did not answer within " + Duration.ofNanos(budgetNanos)));
             return Attempt.FAILED;
