@@ -1,16 +1,27 @@
 package dev.leasecron.lease;
 
 import dev.leasecron.lease.sql.Dialect;
+import dev.leasecron.lease.sql.Finishing;
 import dev.leasecron.lease.sql.FoundUnfinished;
+import dev.leasecron.lease.sql.HeldName;
 import dev.leasecron.lease.sql.LeaseRow;
 import dev.leasecron.lease.sql.LeaseStore;
+import dev.leasecron.lease.sql.SlotClaim;
 import dev.leasecron.lease.sql.SlotRow;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 
@@ -25,12 +36,24 @@ import org.slf4j.Logger;
  */
 public final class Leases {
     private static final int SLOT_CLAIM_TRIES = 3;
+    /**
+     * How long a renewal waits for others to share its statement: the handles claimed together fall
+     * due within a few milliseconds of each other, and a renewal 10 ms late costs nothing against a
+     * renewal interval of seconds.
+     */
+    private static final Duration RENEW_WINDOW = Duration.ofMillis(10);
+    private static final Comparator<Handle> BY_NAME = Comparator.comparing(Handle::name).thenComparing(Handle::holder);
+
+    /** The most names or handles one batch statement carries; a larger batch runs as several. */
+    public static final int MAX_BATCH = LeaseStore.MAX_BATCH;
 
     private final DataSource primary;
     private final LeaseTimings timings;
     private final String instance;
     private final LeaseListener listener;
     private final DatabaseClock clock = new DatabaseClock(System::nanoTime);
+    /** Every held handle renews through it, so the renewals falling due together share a statement. */
+    private final Coalescer<Handle, Boolean> renewals = new Coalescer<>("lease-renew", RENEW_WINDOW, this::renewAll);
     private volatile LeaseStore store;
     private volatile RuntimeException unavailable;
 
@@ -183,14 +206,213 @@ public final class Leases {
             }
             long started = System.nanoTime();
             if (s.claimSlot(name, holder, instance, slotMs, row) == 1) {
-                Unfinished given = row.lastUnfinished()
-                        ? new Unfinished(name, Instant.ofEpochMilli(row.slotMs()), row.lastRerun(), row.term())
-                        : null;
-                return Optional.of(handle(name, holder, row.term() + 1, started, slotMs, false, given));
+                return Optional.of(slotHandle(name, holder, started, slotMs, row));
             }
             // Someone claimed first, or a round finished between the read and the write: read again.
         }
         return Optional.empty();
+    }
+
+    /**
+     * {@link #claimSlot} for many names due at the same instant, with the outcome for each name that
+     * {@code claimSlot(name, slot)} would have had: claimed under a token of its own (term, instant
+     * given up and all), or refused because someone holds the name or {@code slot} is not later than
+     * the instant on record.
+     *
+     * <p>Per {@link #MAX_BATCH} names it takes one read of all their rows, one write guarded row by
+     * row by the term and slots read (read again and written again, for the rows another claim or a
+     * finish changed in between, up to the tries a single claim makes) and one insert for the names
+     * with no row yet. Names are taken in sorted order whatever the order given, so replicas claiming
+     * the same names do not lock their rows in opposite orders; a deadlock the database still finds
+     * rolls its statement back and lands in the failed map, to be tried again like any failure.
+     *
+     * @return for each distinct name, in the order given, the handle or empty; or, for the names of a
+     *     statement that failed, its {@link LeaseDatabaseException}. A name claimed is never in the
+     *     failed map: its handle is the caller's to run, finish or release.
+     * @throws IllegalArgumentException a name cannot be held (see {@link LeaseName}); nothing ran
+     */
+    public BatchResult<String, Optional<Handle>> claimSlots(Instant slot, Collection<String> names) {
+        names.forEach(LeaseName::validate);
+        long slotMs = slotMillis(slot);
+        LeaseStore s = store();
+        Map<String, Optional<Handle>> answered = new HashMap<>();
+        Map<String, LeaseDatabaseException> failed = new HashMap<>();
+        for (List<String> chunk : chunks(names, Comparator.naturalOrder())) {
+            claimChunk(s, slotMs, chunk, answered, failed);
+        }
+        return new BatchResult<>(inOrder(names, answered), inOrder(names, failed));
+    }
+
+    private void claimChunk(LeaseStore s, long slotMs, List<String> chunk, Map<String, Optional<Handle>> answered,
+            Map<String, LeaseDatabaseException> failed) {
+        List<String> pending = chunk;
+        try {
+            for (int attempt = 0; attempt < SLOT_CLAIM_TRIES && !pending.isEmpty(); attempt++) {
+                Map<String, SlotRow> rows = s.readSlots(pending);
+                rows.values().stream().mapToLong(SlotRow::nowMs).max()
+                        .ifPresent(ms -> clock.observe(ms, System.nanoTime()));
+                Map<String, String> fresh = new LinkedHashMap<>();
+                List<SlotClaim> free = new ArrayList<>();
+                for (String name : pending) {
+                    SlotRow row = rows.get(name);
+                    if (row == null) {
+                        fresh.put(name, Tokens.newHolder());
+                    } else if (row.expired() && slotMs > row.slotMs()) {
+                        free.add(new SlotClaim(name, Tokens.newHolder(), row));
+                    } else {
+                        answered.put(name, Optional.empty());
+                    }
+                }
+                if (!fresh.isEmpty()) {
+                    long started = System.nanoTime();
+                    Set<String> inserted = s.insertSlots(fresh, instance, slotMs);
+                    // A name nobody had claimed is decided by its insert, as in claimSlot: no second try.
+                    fresh.forEach((name, holder) -> answered.put(name, inserted.contains(name)
+                            ? Optional.of(handle(name, holder, 1, started, slotMs, false, null))
+                            : Optional.empty()));
+                }
+                List<String> missed = new ArrayList<>();
+                if (!free.isEmpty()) {
+                    long started = System.nanoTime();
+                    Set<String> claimed = s.claimSlots(free, instance, slotMs);
+                    for (SlotClaim c : free) {
+                        if (claimed.contains(c.name())) {
+                            answered.put(c.name(), Optional.of(slotHandle(c.name(), c.holder(), started, slotMs, c.read())));
+                        } else {
+                            missed.add(c.name()); // someone claimed first, or a round finished: read again
+                        }
+                    }
+                }
+                pending = missed;
+            }
+            pending.forEach(name -> answered.put(name, Optional.empty()));
+        } catch (LeaseDatabaseException e) {
+            chunk.stream().filter(name -> !answered.containsKey(name)).forEach(name -> failed.put(name, e));
+        }
+    }
+
+    /**
+     * {@link Handle#renew} for many handles of this object in one statement per {@link #MAX_BATCH}:
+     * each lease is extended by the lease duration from the database's now when it is still its
+     * handle's, under the same condition as a single renewal.
+     *
+     * @return for each handle, true when renewed, false when lost (expired, taken or released, where
+     *     {@code renew} throws {@link dev.leasecron.jobs.LeaseLostException}); or, for the handles of a
+     *     statement that failed, its exception, which is not a loss yet
+     */
+    public BatchResult<Handle, Boolean> renewAll(Collection<Handle> handles) {
+        return perHandle(handles, store()::renewAll);
+    }
+
+    /**
+     * {@link Handle#release} for many handles of this object in one statement per {@link #MAX_BATCH}.
+     *
+     * @return for each handle, true when the name was given back, false when the lease was already
+     *     gone (where {@code release} throws {@link dev.leasecron.jobs.LeaseLostException}); or the
+     *     failure of the statement for it
+     */
+    public BatchResult<Handle, Boolean> releaseAll(Collection<Handle> handles) {
+        return perHandle(handles, store()::releaseAll);
+    }
+
+    /**
+     * {@link Handle#finish} for many rounds ending together, {@code passed} given per handle, in one
+     * statement per {@link #MAX_BATCH} for the rounds still holding their lease, and one more for
+     * those that no longer do (known lost, or found so by the first), which records their end
+     * without the lease unless a later instant was claimed since.
+     *
+     * @param passed for each handle of an instant claim of this object, the last instant of its
+     *     schedule that had come when its round ended
+     * @return for each handle, true when the end is recorded and the name given back, false when the
+     *     name was no longer its holder's (where {@code finish} throws
+     *     {@link dev.leasecron.jobs.LeaseLostException}); or the failure of the statement for it
+     * @throws IllegalStateException a handle is not of an instant claim; nothing ran
+     */
+    public BatchResult<Handle, Boolean> finishAll(Map<Handle, Instant> passed) {
+        passed.keySet().forEach(h -> h.slot().orElseThrow(() -> new IllegalStateException(
+                "lease " + h.name() + " was not claimed for an instant: nothing to finish")));
+        LeaseStore s = store();
+        Map<Handle, Boolean> answered = new HashMap<>();
+        Map<Handle, LeaseDatabaseException> failed = new HashMap<>();
+        for (List<Handle> chunk : chunks(passed.keySet(), BY_NAME)) {
+            List<Handle> withoutLease = new ArrayList<>();
+            List<Handle> holding = new ArrayList<>();
+            for (Handle h : chunk) {
+                (h.lost() ? withoutLease : holding).add(h);
+            }
+            try {
+                if (!holding.isEmpty()) {
+                    Set<HeldName> finished = s.finishAll(holding.stream()
+                            .map(h -> finishing(h, passed.get(h))).toList());
+                    for (Handle h : holding) {
+                        if (finished.contains(held(h))) {
+                            answered.put(h, true);
+                        } else {
+                            withoutLease.add(h);
+                        }
+                    }
+                }
+                if (!withoutLease.isEmpty()) {
+                    s.finishAllWithoutLease(withoutLease.stream().map(h -> finishing(h, passed.get(h))).toList());
+                    withoutLease.forEach(h -> answered.put(h, false));
+                }
+            } catch (LeaseDatabaseException e) {
+                chunk.stream().filter(h -> !answered.containsKey(h)).forEach(h -> failed.put(h, e));
+            }
+        }
+        return new BatchResult<>(inOrder(passed.keySet(), answered), inOrder(passed.keySet(), failed));
+    }
+
+
+    private BatchResult<Handle, Boolean> perHandle(Collection<Handle> handles,
+            Function<List<HeldName>, Set<HeldName>> statement) {
+        Map<Handle, Boolean> answered = new HashMap<>();
+        Map<Handle, LeaseDatabaseException> failed = new HashMap<>();
+        for (List<Handle> chunk : chunks(handles, BY_NAME)) {
+            try {
+                Set<HeldName> found = statement.apply(chunk.stream().map(Leases::held).toList());
+                chunk.forEach(h -> answered.put(h, found.contains(held(h))));
+            } catch (LeaseDatabaseException e) {
+                chunk.forEach(h -> failed.put(h, e));
+            }
+        }
+        return new BatchResult<>(inOrder(handles, answered), inOrder(handles, failed));
+    }
+
+    private static HeldName held(Handle h) {
+        return new HeldName(h.name(), h.holder());
+    }
+
+    private static Finishing finishing(Handle h, Instant passed) {
+        return new Finishing(h.name(), h.holder(), h.slot().orElseThrow().toEpochMilli(),
+                Objects.requireNonNull(passed, "passed").toEpochMilli());
+    }
+
+    /**
+     * {@code items} without repeats, sorted by name, in runs of at most {@link #MAX_BATCH}. Every
+     * batch statement is given its rows in name order, so two replicas writing overlapping rows at
+     * once (a claim of one among another's renewals or finishes, two claims of the same names) do not
+     * take their row locks in opposite orders.
+     */
+    private static <T> List<List<T>> chunks(Collection<T> items, Comparator<T> byName) {
+        List<T> distinct = new ArrayList<>(new LinkedHashSet<>(items));
+        distinct.sort(byName);
+        List<List<T>> chunks = new ArrayList<>();
+        for (int from = 0; from < distinct.size(); from += MAX_BATCH) {
+            chunks.add(distinct.subList(from, Math.min(distinct.size(), from + MAX_BATCH)));
+        }
+        return chunks;
+    }
+
+    /** The entries of {@code found} in the order their keys were given. */
+    private static <K, V> Map<K, V> inOrder(Collection<K> given, Map<K, V> found) {
+        Map<K, V> ordered = new LinkedHashMap<>();
+        for (K k : given) {
+            if (found.containsKey(k)) {
+                ordered.put(k, found.get(k));
+            }
+        }
+        return ordered;
     }
 
     /**
@@ -261,11 +483,18 @@ public final class Leases {
      * own; one longer than {@code localDeadline} always does; back-to-back transactions must each be
      * shorter than half the local deadline.
      *
+     * <p>The renewals of all the handles this object holds share statements: those falling due within
+     * a few milliseconds of each other (the handles claimed together) are renewed by one
+     * {@link #renewAll} statement, each handle still told alone whether it holds. A row another
+     * transaction keeps locked thus delays the renewals sharing its statement, within the same
+     * attempt timeout and local deadline as a renewal of its own.
+     *
      * @param log the holder's own logger: a failed renewal explains a round cut short, so it belongs
      *     beside the holder's entries
      */
     public Holding hold(Handle handle, LeaseScope parent, Logger log) {
-        return new Renewal(store(), timings, handle, parent, log, listener).start();
+        store(); // fails here, not at the first renewal, when the leases are not initialized
+        return new Renewal(renewals, timings, handle, parent, log, listener).start();
     }
 
     /**
@@ -294,6 +523,14 @@ public final class Leases {
 
     private Handle handle(String name, String holder, long term, long started, long slotMs, boolean rerun, Unfinished given) {
         return new Handle(store, name, holder, instance, term, started, slotMs, rerun, given);
+    }
+
+    /** The handle of an instant claimed over {@code read}, naming the unfinished instant it gave up. */
+    private Handle slotHandle(String name, String holder, long started, long slotMs, SlotRow read) {
+        Unfinished given = read.lastUnfinished()
+                ? new Unfinished(name, Instant.ofEpochMilli(read.slotMs()), read.lastRerun(), read.term())
+                : null;
+        return handle(name, holder, read.term() + 1, started, slotMs, false, given);
     }
 
     private static long slotMillis(Instant slot) {

@@ -1,7 +1,6 @@
 package dev.leasecron.lease;
 
 import dev.leasecron.jobs.LeaseLostException;
-import dev.leasecron.lease.sql.LeaseStore;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -17,9 +16,13 @@ import org.slf4j.Logger;
  * so one that hangs leaves room for another. The lease counts as lost when a renewal finds it gone,
  * or when {@code localDeadline} has passed since the start of the last renewal that succeeded. All
  * local time is {@link System#nanoTime()}: no decision here reads a wall clock.
+ *
+ * <p>The renewal statement is shared: every handle of the process goes through one {@link Coalescer},
+ * so the handles claimed together, whose renewals fall due together, are renewed by one statement
+ * per tick, each still on its own cadence, deadline and log.
  */
 final class Renewal implements Holding {
-    private final LeaseStore store;
+    private final Coalescer<Handle, Boolean> renewals;
     private final LeaseTimings timings;
     private final Handle handle;
     private final LeaseScope scope;
@@ -28,8 +31,8 @@ final class Renewal implements Holding {
     private final Thread thread;
     private volatile boolean stopped;
 
-    Renewal(LeaseStore store, LeaseTimings timings, Handle handle, LeaseScope parent, Logger log, LeaseListener listener) {
-        this.store = store;
+    Renewal(Coalescer<Handle, Boolean> renewals, LeaseTimings timings, Handle handle, LeaseScope parent, Logger log, LeaseListener listener) {
+        this.renewals = renewals;
         this.timings = timings;
         this.handle = handle;
         this.scope = parent.child();
@@ -100,18 +103,19 @@ final class Renewal implements Holding {
     private enum Attempt { RENEWED, GONE, FAILED, STOPPED }
 
     private Attempt attempt(long budgetNanos) {
-        CompletableFuture<Integer> rows = new CompletableFuture<>();
+        CompletableFuture<Boolean> renewed = new CompletableFuture<>();
         Thread statement = Thread.ofVirtual().name("lease-renew-attempt " + handle.name()).start(() -> {
             try {
-                rows.complete(store.renew(handle.name(), handle.holder()));
+                renewed.complete(renewals.call(handle));
             } catch (Throwable t) {
-                rows.completeExceptionally(t);
+                renewed.completeExceptionally(t);
             }
         });
         try {
-            return rows.get(budgetNanos, TimeUnit.NANOSECONDS) == 1 ? Attempt.RENEWED : Attempt.GONE;
+            return renewed.get(budgetNanos, TimeUnit.NANOSECONDS) ? Attempt.RENEWED : Attempt.GONE;
         } catch (TimeoutException e) {
-            // Interrupting a virtual thread blocked on a socket closes the socket: the statement ends.
+            // The attempt stops waiting; the shared statement, which other handles wait on too, runs
+            // on until the store's statement timeout (the attempt timeout; SQLite's busy timeout).
             statement.interrupt();
             failed(new TimeoutException("renewal did not answer within " + Duration.ofNanos(budgetNanos)));
             return Attempt.FAILED;

@@ -34,6 +34,9 @@
  *
  * <h2>Statements</h2>
  * Each statement family lives in one class of {@code dev.leasecron.lease.sql}; no lock outlives its
- * own statement. ClickHouse cannot carry leases ({@link dev.leasecron.lease.UnsupportedDatabaseException}).
+ * own statement. The statements the scheduler runs at volume (claim an instant, renew, finish,
+ * release) have batch forms in the same classes, one statement for up to {@link
+ * dev.leasecron.lease.Leases#MAX_BATCH} names, each row under the single statement's own WHERE, so a
+ * batch has the outcome the single statements would have had name by name. ClickHouse cannot carry leases ({@link dev.leasecron.lease.UnsupportedDatabaseException}).
  */
 package dev.leasecron.lease;

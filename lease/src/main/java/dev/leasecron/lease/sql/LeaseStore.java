@@ -6,8 +6,10 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
@@ -21,6 +23,12 @@ import org.jooq.impl.DSL;
  * answers with an error, surfaces as {@link LeaseDatabaseException}; nothing here retries.
  */
 public final class LeaseStore {
+    /**
+     * The most rows a batch method takes: one statement's worth, within every driver's limit on bind
+     * parameters. Callers split larger batches.
+     */
+    public static final int MAX_BATCH = Sql.MAX_BATCH;
+
     private final DataSource dataSource;
     private final Dialect dialect;
     private final Settings settings;
@@ -111,6 +119,51 @@ public final class LeaseStore {
         return call("claim an instant", () -> SlotClaimStatement.insertNew(sql, name, holder, instance, slotMs));
     }
 
+    /** The rows of {@code names} that exist, by name, as the claim of an instant reads them; one statement. */
+    public Map<String, SlotRow> readSlots(Collection<String> names) {
+        bounded(names);
+        return call("claim an instant: read", () -> SlotClaimStatement.readMany(sql, names));
+    }
+
+    /** Writes every claim whose row is still as read; returns the names claimed. One statement. */
+    public Set<String> claimSlots(List<SlotClaim> claims, String instance, long slotMs) {
+        bounded(claims);
+        return call("claim an instant", () -> SlotClaimStatement.claimMany(sql, claims, instance, slotMs));
+    }
+
+    /** Inserts a row for each name of {@code fresh} (name to token) nobody inserted first; returns those. */
+    public Set<String> insertSlots(Map<String, String> fresh, String instance, long slotMs) {
+        bounded(fresh.keySet());
+        return call("claim an instant: insert", () -> SlotClaimStatement.insertMany(sql, fresh, instance, slotMs));
+    }
+
+    /** Renews every lease of {@code held} still held; returns those. One statement. */
+    public Set<HeldName> renewAll(Collection<HeldName> held) {
+        bounded(held);
+        return call("renew", () -> RenewStatement.renewMany(sql, held));
+    }
+
+    /** Releases every lease of {@code held} still held; returns those. One statement. */
+    public Set<HeldName> releaseAll(Collection<HeldName> held) {
+        bounded(held);
+        return call("release", () -> ReleaseStatement.releaseMany(sql, held));
+    }
+
+    /** Finishes every round of {@code ended} whose lease is still its own; returns those. One statement. */
+    public Set<HeldName> finishAll(List<Finishing> ended) {
+        bounded(ended);
+        return call("finish", () -> FinishStatement.withLeaseMany(sql, ended));
+    }
+
+    /** Records the end of every round of {@code ended} without its lease. One statement. */
+    public void finishAllWithoutLease(Collection<Finishing> ended) {
+        bounded(ended);
+        call("finish", () -> {
+            FinishStatement.withoutLeaseMany(sql, ended);
+            return null;
+        });
+    }
+
     public int finish(String name, String holder, long passedMs) {
         return call("finish", () -> FinishStatement.withLease(sql, name, holder, passedMs));
     }
@@ -143,6 +196,12 @@ public final class LeaseStore {
 
     public long nowMillis() {
         return call("read the database clock", () -> ReadStatement.now(sql));
+    }
+
+    private static void bounded(Collection<?> batch) {
+        if (batch.isEmpty() || batch.size() > MAX_BATCH) {
+            throw new IllegalArgumentException("a batch statement takes 1 to " + MAX_BATCH + " rows, not " + batch.size());
+        }
     }
 
     private static <T> T call(String what, Supplier<T> statement) {

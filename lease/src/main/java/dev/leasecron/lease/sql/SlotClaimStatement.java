@@ -2,8 +2,23 @@ package dev.leasecron.lease.sql;
 
 import static dev.leasecron.lease.sql.LeaseTable.*;
 
+import static org.jooq.impl.DSL.noCondition;
+import static org.jooq.impl.DSL.val;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import org.jooq.Field;
+import org.jooq.InsertValuesStep7;
+import org.jooq.Record;
 import org.jooq.Record6;
+import org.jooq.Table;
+import org.jooq.UpdateConditionStep;
 
 /**
  * Claims an instant under a name: read the row, then, when the lease is free and the instant is past
@@ -11,6 +26,11 @@ import org.jooq.Record6;
  * statement: every claim moves it, so of replicas that read the same row, one write matches. The
  * slot columns are compared too, so a round that finished between the read and the write (which does
  * not move the term) makes the write miss instead of giving up an instant that has run.
+ *
+ * <p>The batch forms claim one instant for many names with the same per-row outcome: one read of
+ * all their rows, one write whose WHERE is the single write's, row by row, against a derived table of
+ * (name, token, term, slot read, unfinished slot read); one multi-row insert for the names with no row
+ * yet. Which rows were written comes back per name, see {@link Sql#written}.
  */
 final class SlotClaimStatement {
     private SlotClaimStatement() {}
@@ -57,5 +77,70 @@ final class SlotClaimStatement {
                 .onConflictDoNothing()
                 .execute();
         return Sql.atMostOne(rows, "claim an instant: insert");
+    }
+
+    static Map<String, SlotRow> readMany(Sql sql, Collection<String> names) {
+        Map<String, SlotRow> rows = new HashMap<>();
+        sql.dsl().select(NAME, TERM, SLOT_MS, UNFINISHED_SLOT_MS, RERUN_SLOT_MS, EXPIRES_AT_MS, sql.now())
+                .from(GST_LEASES)
+                .where(NAME.in(names))
+                .forEach(r -> rows.put(r.value1(),
+                        new SlotRow(r.value2(), r.value3(), r.value4(), r.value5(), r.value6(), r.value7())));
+        return rows;
+    }
+
+    /** The names among {@code claims} whose write matched: claimed, each by its own token. */
+    static Set<String> claimMany(Sql sql, List<SlotClaim> claims, String instance, long slotMs) {
+        List<HeldName> asked = claims.stream().map(c -> new HeldName(c.name(), c.holder())).toList();
+        Function<Sql, UpdateConditionStep<Record>> write = s -> claimManyWrite(s, claims, instance, slotMs);
+        Set<HeldName> written = sql.written("claim an instant", sql.updateReturns(), asked, noCondition(), write,
+                s -> write.apply(s).returningResult(NAME, HOLDER));
+        return names(written);
+    }
+
+    private static UpdateConditionStep<Record> claimManyWrite(Sql sql, List<SlotClaim> claims, String instance,
+            long slotMs) {
+        Table<Record> b = sql.rows(List.of("b_name", "b_holder", "b_term", "b_slot_ms", "b_unfinished_slot_ms"),
+                claims.stream().<List<?>>map(c -> List.of(c.name(), c.holder(), c.read().term(), c.read().slotMs(),
+                        c.read().unfinishedSlotMs())).toList());
+        Field<String> bHolder = b.field("b_holder", String.class);
+        return sql.dsl().update(GST_LEASES)
+                .set(HOLDER, bHolder)
+                .set(INSTANCE, instance)
+                .set(TERM, TERM.plus(1))
+                .set(EXPIRES_AT_MS, sql.expiry())
+                .set(SLOT_MS, slotMs)
+                .set(UNFINISHED_SLOT_MS, slotMs)
+                .from(b)
+                .where(NAME.eq(b.field("b_name", String.class)))
+                .and(TERM.eq(b.field("b_term", Long.class)))
+                .and(SLOT_MS.eq(b.field("b_slot_ms", Long.class)))
+                .and(UNFINISHED_SLOT_MS.eq(b.field("b_unfinished_slot_ms", Long.class)))
+                .and(SLOT_MS.lt(slotMs))
+                .and(EXPIRES_AT_MS.le(sql.now()));
+    }
+
+    /** The names among {@code fresh} (name to token) that this insert created: nobody was first. */
+    static Set<String> insertMany(Sql sql, Map<String, String> fresh, String instance, long slotMs) {
+        List<HeldName> asked = fresh.entrySet().stream().map(e -> new HeldName(e.getKey(), e.getValue())).toList();
+        Function<Sql, InsertValuesStep7<Record, String, String, String, Long, Long, Long, Long>> rows = s -> {
+            var insert = s.dsl().insertInto(GST_LEASES, NAME, HOLDER, INSTANCE, TERM, EXPIRES_AT_MS, SLOT_MS,
+                    UNFINISHED_SLOT_MS);
+            for (HeldName h : asked) {
+                insert = insert.values(val(h.name()), val(h.holder()), val(instance), val(1L), s.expiry(), val(slotMs),
+                        val(slotMs));
+            }
+            return insert;
+        };
+        Set<HeldName> written = sql.written("claim an instant: insert", sql.insertReturns(), asked, noCondition(),
+                s -> rows.apply(s).onConflictDoNothing(),
+                s -> rows.apply(s).onConflictDoNothing().returningResult(NAME, HOLDER));
+        return names(written);
+    }
+
+    private static Set<String> names(Set<HeldName> written) {
+        Set<String> names = new HashSet<>();
+        written.forEach(h -> names.add(h.name()));
+        return names;
     }
 }

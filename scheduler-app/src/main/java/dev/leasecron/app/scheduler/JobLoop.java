@@ -30,10 +30,12 @@ final class JobLoop {
     private final LocalRounds localRounds;
     private final LeaseScope scope;
     private final RoundListener listener;
+    private final SharedStatements shared;
 
-    JobLoop(ScheduledJob job, Leases leases, DueClock clock, RoundRunner rounds, LocalRounds localRounds,
-            LeaseScope scope, RoundListener listener) {
+    JobLoop(ScheduledJob job, Leases leases, SharedStatements shared, DueClock clock, RoundRunner rounds,
+            LocalRounds localRounds, LeaseScope scope, RoundListener listener) {
         this.job = job;
+        this.shared = shared;
         this.listener = listener;
         this.leases = leases;
         this.clock = clock;
@@ -143,13 +145,14 @@ final class JobLoop {
 
     /**
      * Claims {@code instant}, trying again every retry interval while the database does not answer,
-     * until the job's following instant is due.
+     * until the job's following instant is due. The claim shares its statement with the claims of the
+     * other jobs due at the same instant.
      */
     private Optional<Handle> claim(Instant instant) throws InterruptedException {
         Optional<Instant> following = job.instants().next(instant);
         while (!scope.isCancelled()) {
             try {
-                Optional<Handle> h = leases.claimSlot(job.leaseName(), instant);
+                Optional<Handle> h = shared.claimSlot(job.leaseName(), instant);
                 listener.claimed(job, h.isPresent());
                 return h;
             } catch (LeaseDatabaseException e) {

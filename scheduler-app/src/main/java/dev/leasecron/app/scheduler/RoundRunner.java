@@ -31,10 +31,12 @@ final class RoundRunner {
     private final DueClock clock;
     private final RoundListener listener;
     private final InFlight inFlight;
+    private final SharedStatements shared;
 
-    RoundRunner(Leases leases, GuardedTransactions transactions, LeaseScope rounds, DueClock clock,
-            RoundListener listener, InFlight inFlight) {
+    RoundRunner(Leases leases, SharedStatements shared, GuardedTransactions transactions, LeaseScope rounds,
+            DueClock clock, RoundListener listener, InFlight inFlight) {
         this.leases = leases;
+        this.shared = shared;
         this.transactions = transactions;
         this.rounds = rounds;
         this.clock = clock;
@@ -193,29 +195,46 @@ final class RoundRunner {
         }
     }
 
+    /** Finishes the round, sharing the statement with the rounds ending with it. */
     private void finish(ScheduledJob job, Handle handle, Instant passed) {
         try {
-            handle.finish(passed);
+            shared.finish(handle, passed);
         } catch (LeaseLostException e) {
             RoundLog.event(Level.WARN, "lease.lost", job).addKeyValue("term", handle.term())
                     .log("round of {} ended after its lease was lost: {}", job.name(), e.getMessage());
         } catch (LeaseDatabaseException e) {
-            RoundLog.event(Level.ERROR, "round.finish_failed", job).addKeyValue("term", handle.term())
-                    .addKeyValue("error", e.getMessage())
-                    .log("could not record the end of the round of {}: its lease expires on its own and the "
-                            + "instant is run again like a crashed round: {}", job.name(), e.getMessage());
+            finishFailed(job, handle, e.getMessage());
+        } catch (InterruptedException e) {
+            // The statement goes out all the same, but its answer is not known here.
+            Thread.currentThread().interrupt();
+            finishFailed(job, handle, "interrupted while waiting for the finish statement");
         }
     }
 
+    private static void finishFailed(ScheduledJob job, Handle handle, String error) {
+        RoundLog.event(Level.ERROR, "round.finish_failed", job).addKeyValue("term", handle.term())
+                .addKeyValue("error", error)
+                .log("could not record the end of the round of {}: its lease expires on its own and the "
+                        + "instant is run again like a crashed round: {}", job.name(), error);
+    }
+
+    /** Releases the lease of a round cut short, sharing the statement with the rounds cut short with it. */
     private void release(ScheduledJob job, Handle handle) {
         try {
-            handle.release();
+            shared.release(handle);
         } catch (LeaseLostException e) {
             // Already gone: the instant stays unfinished either way, and a peer runs it again.
         } catch (LeaseDatabaseException e) {
-            RoundLog.event(Level.WARN, "round.release_failed", job).addKeyValue("term", handle.term())
-                    .log("could not give back the lease of {}: it expires on its own: {}", job.name(), e.getMessage());
+            releaseFailed(job, handle, e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            releaseFailed(job, handle, "interrupted while waiting for the release statement");
         }
+    }
+
+    private static void releaseFailed(ScheduledJob job, Handle handle, String error) {
+        RoundLog.event(Level.WARN, "round.release_failed", job).addKeyValue("term", handle.term())
+                .log("could not give back the lease of {}: it expires on its own: {}", job.name(), error);
     }
 
     private static void logEnd(ScheduledJob job, Handle handle, Instant instant, Outcome outcome, Duration took,

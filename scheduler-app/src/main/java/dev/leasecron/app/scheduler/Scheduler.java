@@ -26,6 +26,7 @@ public final class Scheduler {
     private final LeaseScope claiming = LeaseScope.root();
     /** Ends when the rounds still running after the shutdown grace are cut short. */
     private final LeaseScope rounds = LeaseScope.root();
+    private final SharedStatements shared;
     private final RoundRunner roundRunner;
     private final LocalRounds localRounds;
     private final Map<String, JobLoop> loops = new LinkedHashMap<>();
@@ -35,7 +36,8 @@ public final class Scheduler {
         this.leases = leases;
         this.clock = new DueClock(leases);
         this.listener = listener;
-        this.roundRunner = new RoundRunner(leases, transactions, rounds, clock, listener, inFlight);
+        this.shared = new SharedStatements(leases);
+        this.roundRunner = new RoundRunner(leases, shared, transactions, rounds, clock, listener, inFlight);
         this.localRounds = new LocalRounds(rounds, transactions, leases.instance(), listener, inFlight);
     }
 
@@ -66,7 +68,7 @@ public final class Scheduler {
         });
         for (ScheduledJob job : wanted.values()) {
             if (!loops.containsKey(job.name())) {
-                JobLoop loop = new JobLoop(job, leases, clock, roundRunner, localRounds, claiming.child(), listener);
+                JobLoop loop = new JobLoop(job, leases, shared, clock, roundRunner, localRounds, claiming.child(), listener);
                 loops.put(job.name(), loop);
                 Thread.ofVirtual().name("job " + job.name()).start(loop::run);
             }

@@ -1,0 +1,102 @@
+package dev.leasecron.lease;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
+
+/**
+ * Gathers the single calls of many threads arriving within a short window into one batch call, and
+ * hands each caller its own answer: the way per-job loops, each on a thread of its own and each
+ * logging its own round, share the batch statements of {@link Leases}.
+ *
+ * <p>The first call after a batch has gone out opens the next one and sends it {@code window} later
+ * with every call that arrived meanwhile; the batch call splits what it is given into statements of
+ * its own size. A lone call thus waits one window and goes out as a batch of one. A caller whose key
+ * the batch could not answer gets the {@link LeaseDatabaseException} of its statement, as from the
+ * single call; an unexpected failure of the whole batch reaches every caller in it.
+ *
+ * @param <K> what a caller asks about: a name, a handle
+ * @param <V> its answer
+ */
+public final class Coalescer<K, V> {
+    private final String name;
+    private final Duration window;
+    private final Function<List<K>, BatchResult<K, V>> batch;
+    private final Object lock = new Object();
+    private List<Waiting<K, V>> gathering;
+
+    private record Waiting<K, V>(K key, CompletableFuture<V> answer) {}
+
+    /**
+     * @param name what the sending thread is named after
+     * @param window how long a batch gathers calls after the first; a lone call waits this long
+     * @param batch the batch call, answering each key given
+     */
+    public Coalescer(String name, Duration window, Function<List<K>, BatchResult<K, V>> batch) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.window = Objects.requireNonNull(window, "window");
+        this.batch = Objects.requireNonNull(batch, "batch");
+        if (window.isNegative()) {
+            throw new IllegalArgumentException("window must not be negative, not " + window);
+        }
+    }
+
+    /**
+     * Asks about {@code key} in the next batch and waits for its answer.
+     *
+     * @throws LeaseDatabaseException the statement that was to answer for {@code key} failed
+     * @throws InterruptedException the wait was interrupted; the batch goes out all the same
+     */
+    public V call(K key) throws InterruptedException {
+        CompletableFuture<V> answer = new CompletableFuture<>();
+        boolean opens;
+        synchronized (lock) {
+            opens = gathering == null;
+            if (opens) {
+                gathering = new ArrayList<>();
+            }
+            gathering.add(new Waiting<>(key, answer));
+        }
+        if (opens) {
+            Thread.ofVirtual().name(name).start(this::sendAfterWindow);
+        }
+        try {
+            return answer.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(name + " failed", e.getCause());
+        }
+    }
+
+    private void sendAfterWindow() {
+        try {
+            Thread.sleep(window);
+        } catch (InterruptedException e) {
+            // Nothing interrupts this thread but the JVM ending; send what was gathered regardless.
+        }
+        List<Waiting<K, V>> sending;
+        synchronized (lock) {
+            sending = gathering;
+            gathering = null;
+        }
+        try {
+            BatchResult<K, V> result = batch.apply(sending.stream().map(Waiting::key).toList());
+            for (Waiting<K, V> w : sending) {
+                LeaseDatabaseException failed = result.failed().get(w.key());
+                if (failed != null) {
+                    w.answer().completeExceptionally(failed);
+                } else {
+                    w.answer().complete(result.answered().get(w.key()));
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            sending.forEach(w -> w.answer().completeExceptionally(e));
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package dev.leasecron.lease;
+
+import static dev.leasecron.lease.testing.TestDatabase.uniqueName;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.leasecron.lease.sql.LeaseRow;
+import dev.leasecron.lease.testing.Outage;
+import dev.leasecron.lease.testing.TestDatabase;
+import dev.leasecron.lease.testing.TestTimings;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The batch forms beyond one statement's worth of names, and when the database does not answer. */
+class BatchTest {
+    private static final Instant T1 = Instant.parse("2026-01-01T10:00:00Z");
+    private static final Instant T2 = T1.plusSeconds(60);
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void batchesLargerThanOneStatementAnswerForEveryName(TestDatabase db) {
+        Leases leases = db.leases(TestTimings.FAST);
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < 2 * Leases.MAX_BATCH + 7; i++) {
+            names.add(uniqueName("batch-large"));
+        }
+
+        BatchResult<String, Optional<Handle>> first = leases.claimSlots(T1, names);
+        assertTrue(first.complete());
+        assertEquals(names, List.copyOf(first.answered().keySet()), "every name, in the order given");
+        List<Handle> handles = first.answered().values().stream().map(Optional::orElseThrow).toList();
+        assertTrue(handles.stream().allMatch(h -> h.term() == 1 && h.superseded().isEmpty()));
+        assertTrue(leases.renewAll(handles).answered().values().stream().allMatch(b -> b), "all renewed");
+        assertTrue(leases.releaseAll(handles).answered().values().stream().allMatch(b -> b), "all released");
+
+        BatchResult<String, Optional<Handle>> second = leases.claimSlots(T2, names);
+        Map<Handle, Instant> passed = new LinkedHashMap<>();
+        for (String name : names) {
+            Handle h = second.get(name).orElseThrow();
+            assertEquals(2, h.term());
+            assertEquals(T1, h.superseded().orElseThrow().slot(), "the instant cut short is given up");
+            passed.put(h, T2);
+        }
+        assertTrue(leases.finishAll(passed).answered().values().stream().allMatch(b -> b), "all finished");
+        for (LeaseRow r : leases.rows(names)) {
+            assertEquals(T2.toEpochMilli(), r.slotMs());
+            assertEquals(0, r.unfinishedSlotMs());
+            assertEquals(0, r.expiresAtMs());
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void aNameGivenTwiceIsClaimedOnce(TestDatabase db) {
+        Leases leases = db.leases(TestTimings.FAST);
+        String name = uniqueName("batch-twice");
+
+        BatchResult<String, Optional<Handle>> r = leases.claimSlots(T1, List.of(name, name));
+
+        assertEquals(1, r.answered().size());
+        assertTrue(r.get(name).isPresent());
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void aDatabaseThatDoesNotAnswerFailsEveryNameOfTheBatch(TestDatabase db) {
+        Outage outage = new Outage(db.pool(2));
+        Leases leases = db.leases(TestTimings.FAST, outage.dataSource());
+        List<String> names = List.of(uniqueName("batch-down"), uniqueName("batch-down"));
+        Handle held = leases.claimSlots(T1, names).get(names.getFirst()).orElseThrow();
+        outage.down();
+
+        BatchResult<String, Optional<Handle>> claimed = leases.claimSlots(T2, names);
+        BatchResult<Handle, Boolean> renewed = leases.renewAll(List.of(held));
+
+        assertEquals(names, List.copyOf(claimed.failed().keySet()));
+        assertTrue(claimed.answered().isEmpty());
+        assertThrows(LeaseDatabaseException.class, () -> claimed.get(names.getFirst()));
+        assertThrows(LeaseDatabaseException.class, () -> renewed.get(held), "a failed renewal is not a loss");
+        outage.up();
+        assertTrue(leases.renewAll(List.of(held)).get(held));
+    }
+}

@@ -1,0 +1,89 @@
+package dev.leasecron.lease;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/** Calls of many threads gathered into batch calls, each caller handed its own answer. */
+class CoalescerTest {
+    private final List<List<Integer>> batches = new CopyOnWriteArrayList<>();
+
+    private BatchResult<Integer, String> answer(List<Integer> keys) {
+        batches.add(keys);
+        Map<Integer, String> answered = new HashMap<>();
+        Map<Integer, LeaseDatabaseException> failed = new HashMap<>();
+        for (Integer k : keys) {
+            if (k < 0) {
+                failed.put(k, new LeaseDatabaseException("statement for " + k + " failed", null));
+            } else {
+                answered.put(k, "answer " + k);
+            }
+        }
+        return new BatchResult<>(answered, failed);
+    }
+
+    @Test
+    void callsArrivingWithinTheWindowShareOneBatchAndGetTheirOwnAnswers() throws Exception {
+        // A window long enough that a loaded machine still starts every thread within it.
+        Coalescer<Integer, String> coalescer = new Coalescer<>("test", Duration.ofMillis(500), this::answer);
+        ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+        CountDownLatch ready = new CountDownLatch(1);
+        List<Future<String>> answers = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            int key = i;
+            answers.add(threads.submit(() -> {
+                ready.await();
+                return coalescer.call(key);
+            }));
+        }
+        ready.countDown();
+        for (int i = 0; i < 50; i++) {
+            assertEquals("answer " + i, answers.get(i).get());
+        }
+        assertEquals(1, batches.size(), "one batch: " + batches);
+        assertEquals(50, batches.getFirst().size());
+        threads.shutdown();
+    }
+
+    @Test
+    void aLoneCallGoesOutAsABatchOfOne() throws Exception {
+        Coalescer<Integer, String> coalescer = new Coalescer<>("test", Duration.ofMillis(1), this::answer);
+        assertEquals("answer 7", coalescer.call(7));
+        assertEquals("answer 8", coalescer.call(8));
+        assertEquals(List.of(List.of(7), List.of(8)), batches);
+    }
+
+    @Test
+    void aKeyWhoseStatementFailedGetsItsFailureAndTheOthersTheirAnswers() throws Exception {
+        Coalescer<Integer, String> coalescer = new Coalescer<>("test", Duration.ofMillis(300), this::answer);
+        ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+        Future<String> good = threads.submit(() -> coalescer.call(1));
+        Future<String> bad = threads.submit(() -> coalescer.call(-1));
+        assertEquals("answer 1", good.get());
+        var e = assertThrows(java.util.concurrent.ExecutionException.class, bad::get);
+        assertTrue(e.getCause() instanceof LeaseDatabaseException, e.toString());
+        threads.shutdown();
+    }
+
+    @Test
+    void anUnexpectedFailureOfTheBatchReachesEveryCaller() {
+        IllegalStateException boom = new IllegalStateException("boom");
+        Coalescer<Integer, String> coalescer = new Coalescer<>("test", Duration.ZERO, keys -> {
+            throw boom;
+        });
+        assertSame(boom, assertThrows(IllegalStateException.class, () -> coalescer.call(1)));
+    }
+}

@@ -1,0 +1,110 @@
+package dev.leasecron.app.scheduler;
+
+import dev.leasecron.jobs.LeaseLostException;
+import dev.leasecron.lease.BatchResult;
+import dev.leasecron.lease.Coalescer;
+import dev.leasecron.lease.Handle;
+import dev.leasecron.lease.LeaseDatabaseException;
+import dev.leasecron.lease.Leases;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * The lease statements the job loops and rounds of this replica share: each loop still claims its
+ * own instants and each round finishes or releases its own lease, logging as before, but the calls
+ * arriving within a few milliseconds of each other go out as one batch statement (see
+ * {@link Coalescer}). The jobs due at the same instant wake together, so their claims share a
+ * statement, and the rounds that end together share their finishes. A job alone goes the same way, a
+ * batch of one.
+ */
+final class SharedStatements {
+    /**
+     * How long a claim or a round's end waits for others: the loops of jobs due at one instant wake
+     * within a few milliseconds of each other; a few milliseconds more of fire delay buys the
+     * statements of hundreds of rounds.
+     */
+    static final Duration WINDOW = Duration.ofMillis(5);
+
+    private record SlotName(String name, Instant slot) {}
+
+    private record Ending(Handle handle, Instant passed) {}
+
+    private final Coalescer<SlotName, Optional<Handle>> claims;
+    private final Coalescer<Ending, Boolean> finishes;
+    private final Coalescer<Handle, Boolean> releases;
+
+    SharedStatements(Leases leases) {
+        this.claims = new Coalescer<>("claim-batch", WINDOW, asked -> claim(leases, asked));
+        this.finishes = new Coalescer<>("finish-batch", WINDOW, asked -> finish(leases, asked));
+        this.releases = new Coalescer<>("release-batch", WINDOW, leases::releaseAll);
+    }
+
+    /**
+     * {@link Leases#claimSlot}, sharing a statement with the claims arriving with it.
+     *
+     * @throws LeaseDatabaseException the database did not answer for this name
+     */
+    Optional<Handle> claimSlot(String name, Instant slot) throws InterruptedException {
+        return claims.call(new SlotName(name, slot));
+    }
+
+    /**
+     * {@link Handle#finish}, sharing a statement with the rounds ending with this one.
+     *
+     * @throws LeaseLostException the name was no longer the handle's; the end is recorded without it
+     * @throws LeaseDatabaseException the database did not answer
+     */
+    void finish(Handle handle, Instant passed) throws InterruptedException {
+        if (!finishes.call(new Ending(handle, passed))) {
+            throw new LeaseLostException("lease " + handle.name() + " (term " + handle.term() + ") was "
+                    + (handle.lost() ? "known lost" : "lost meanwhile") + "; the round's end is recorded, the name was not given back");
+        }
+    }
+
+    /**
+     * {@link Handle#release}, sharing a statement with the rounds cut short with this one.
+     *
+     * @throws LeaseLostException the lease was already gone
+     * @throws LeaseDatabaseException the database did not answer
+     */
+    void release(Handle handle) throws InterruptedException {
+        if (!releases.call(handle)) {
+            throw new LeaseLostException("lease " + handle.name() + " (term " + handle.term() + ") was already gone at release");
+        }
+    }
+
+    /** Claims per instant: the claims gathered are nearly always of one. */
+    private static BatchResult<SlotName, Optional<Handle>> claim(Leases leases, List<SlotName> asked) {
+        Map<SlotName, Optional<Handle>> answered = new LinkedHashMap<>();
+        Map<SlotName, LeaseDatabaseException> failed = new LinkedHashMap<>();
+        Map<Instant, List<String>> bySlot = asked.stream().collect(Collectors.groupingBy(SlotName::slot,
+                LinkedHashMap::new, Collectors.mapping(SlotName::name, Collectors.toList())));
+        bySlot.forEach((slot, names) -> {
+            BatchResult<String, Optional<Handle>> r = leases.claimSlots(slot, names);
+            r.answered().forEach((name, h) -> answered.put(new SlotName(name, slot), h));
+            r.failed().forEach((name, e) -> failed.put(new SlotName(name, slot), e));
+        });
+        return new BatchResult<>(answered, failed);
+    }
+
+    private static BatchResult<Ending, Boolean> finish(Leases leases, List<Ending> asked) {
+        Map<Handle, Instant> passed = new LinkedHashMap<>();
+        Map<Handle, Ending> byHandle = new HashMap<>();
+        asked.forEach(e -> {
+            passed.put(e.handle(), e.passed());
+            byHandle.put(e.handle(), e);
+        });
+        BatchResult<Handle, Boolean> r = leases.finishAll(passed);
+        Map<Ending, Boolean> answered = new LinkedHashMap<>();
+        Map<Ending, LeaseDatabaseException> failed = new LinkedHashMap<>();
+        r.answered().forEach((h, b) -> answered.put(byHandle.get(h), b));
+        r.failed().forEach((h, e) -> failed.put(byHandle.get(h), e));
+        return new BatchResult<>(answered, failed);
+    }
+}
