@@ -52,7 +52,8 @@ class ExampleRunIT {
         assertEquals(1, daemon.events("daemon.stopped").size(), "daemon.stopped logged");
         System.out.printf("%s: first heartbeat round %s (term %d) ended %d ms after the first log line; exit 0 on SIGTERM%n",
                 getClass().getSimpleName(), start.path("instant").asText(), start.path("term").asLong(), sinceStart);
-        assertTrue(sinceStart <= 10_000, "a round within 10 s: " + sinceStart + " ms");
+        // The heartbeat runs every 5 s; the rest is a cold JVM on a possibly loaded machine.
+        assertTrue(sinceStart <= 20_000, "a round within 20 s: " + sinceStart + " ms");
     }
 
     /** The example listens on 8080: on a shared machine another process may hold it; CI must have it free. */
