@@ -134,6 +134,10 @@ public final class Cell {
         m.put("delay_max_ms", all.length == 0 ? null : all[all.length - 1] / 1000.0);
         // A burst of M rounds drains in its slowest round's delay: rounds per second cluster-wide.
         m.put("rounds_per_s", drainSeconds == 0 ? null : rounds / drainSeconds);
+        Map<String, Object> perInstant = new java.util.TreeMap<>();
+        byInstant.forEach((instant, d) -> perInstant.put(java.time.Instant.ofEpochMilli(instant).toString(),
+                d.size() + " rounds, slowest " + d.stream().mapToLong(Long::longValue).max().orElse(0) / 1000 + " ms"));
+        m.put("per_instant", perInstant);
         return m;
     }
 

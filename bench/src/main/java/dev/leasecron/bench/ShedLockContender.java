@@ -19,7 +19,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * ShedLock guarding a local per-second timer on each replica, as {@code @Scheduled} + {@code @SchedulerLock}
  * would: every replica fires every job at the instant by its own clock and tries the job's lock; the
- * JDBC-template provider with {@code usingDbTime()}, {@code lockAtLeastFor} 80% of the period (the docs'
+ * JDBC-template provider with {@code usingDbTime()}, {@code lockAtLeastFor} half the period (the docs'
  * guard against a second replica running a short task again) and {@code lockAtMostFor} 90%. The task
  * runs on a pool with as many threads as the replica has connections (Spring's default is one thread).
  */
@@ -45,7 +45,7 @@ final class ShedLockContender implements Contender {
     @Override
     public void start(List<DataSource> pools, int jobs, int periodSeconds, Recorder recorder) {
         threads = Cell.POOL_SIZE;
-        Duration atLeast = Duration.ofMillis(periodSeconds * 800L);
+        Duration atLeast = Duration.ofMillis(periodSeconds * 500L);
         Duration atMost = Duration.ofMillis(periodSeconds * 900L);
         for (int r = 0; r < pools.size(); r++) {
             int replica = r;
@@ -90,6 +90,6 @@ final class ShedLockContender implements Contender {
     @Override
     public String settings() {
         return "JdbcTemplateLockProvider usingDbTime(), a local timer per replica firing every job on the instant onto "
-                + threads + " task threads, lockAtLeastFor 80% and lockAtMostFor 90% of the period";
+                + threads + " task threads, lockAtLeastFor 50% and lockAtMostFor 90% of the period";
     }
 }
