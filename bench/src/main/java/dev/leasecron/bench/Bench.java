@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
@@ -30,7 +31,7 @@ public final class Bench {
         List<Integer> jobCounts = ints(a.getOrDefault("jobs", "1000,10000"));
         List<Integer> replicaCounts = ints(a.getOrDefault("replicas", "1,3"));
         List<String> schedulers = List.of(a.getOrDefault("schedulers", String.join(",", ALL)).split(","));
-        int period = Integer.parseInt(a.getOrDefault("period", "10"));
+        List<Integer> periods = ints(a.getOrDefault("period", "10"));
         int instants = Integer.parseInt(a.getOrDefault("instants", "3"));
         boolean failover = Boolean.parseBoolean(a.getOrDefault("failover", "true"));
         int trials = Integer.parseInt(a.getOrDefault("failover-trials", "1"));
@@ -46,23 +47,40 @@ public final class Bench {
         versions.put("postgresql", a.getOrDefault("pg-version", "?"));
         versions.put("java", System.getProperty("java.vm.vendor") + " " + System.getProperty("java.version"));
         run.put("versions", versions);
-        run.put("workload", Map.of("period_s", period, "instants_measured", instants, "pool_per_replica", Cell.POOL_SIZE));
+        run.put("workload", Map.of("instants_measured", instants, "pool_per_replica", Cell.POOL_SIZE));
 
+        // --append true keeps the cells and failover trials of the results.json already there (a cell
+        // measured again replaces its old figures), so a long run can be taken in parts.
         List<Map<String, Object>> cells = new ArrayList<>();
-        for (int jobs : jobCounts) {
+        List<Map<String, Object>> failovers = new ArrayList<>();
+        if (Boolean.parseBoolean(a.getOrDefault("append", "false")) && Files.exists(out.resolve("results.json"))) {
+            Map<String, Object> old = read(out);
+            cells.addAll(list(old.get("cells")));
+            failovers.addAll(list(old.get("failover")));
+            run.put("started", old.get("started"));
+            run.put("load_at_start", old.get("load_at_start") + " (first part); " + run.get("load_at_start") + " (appended part)");
+        }
+        run.put("cells", cells);
+        run.put("failover", failovers);
+        for (int i = 0; i < jobCounts.size(); i++) {
+            int jobs = jobCounts.get(i);
+            int period = periods.get(Math.min(i, periods.size() - 1));
             for (int replicas : replicaCounts) {
                 for (String scheduler : schedulers) {
-                    System.out.printf(Locale.ROOT, "%s: %s, %,d jobs, %d replica(s)...%n", Instant.now(), scheduler, jobs, replicas);
+                    System.out.printf(Locale.ROOT, "%s: %s, %,d jobs, %d replica(s), every %d s...%n", Instant.now(), scheduler,
+                            jobs, replicas, period);
                     Map<String, Object> cell = runCell(a, scheduler, jobs, replicas, period, instants, work);
                     System.out.println("  " + cell);
+                    cells.removeIf(c -> Objects.equals(c.get("scheduler"), scheduler) && Objects.equals(c.get("jobs"), jobs)
+                            && Objects.equals(c.get("replicas"), replicas));
                     cells.add(cell);
+                    save(out, run);
                 }
             }
         }
-        run.put("cells", cells);
 
-        List<Map<String, Object>> failovers = new ArrayList<>();
         if (failover) {
+            failovers.clear();
             Failover f = new Failover(Path.of(a.getOrDefault("jar", "scheduler-app/target/leasecron.jar")), a.get("url"),
                     a.getOrDefault("user", "postgres"), work);
             for (int t = 0; t < trials; t++) {
@@ -71,17 +89,26 @@ public final class Bench {
                     Map<String, Object> r = f.trial(signal, t);
                     System.out.println("  " + r);
                     failovers.add(r);
+                    save(out, run);
                 }
             }
         }
-        run.put("failover", failovers);
+        save(out, run);
+        System.out.println("wrote " + out.resolve("RESULTS.md"));
+    }
+
+    /** Writes results.json and RESULTS.md with what is measured so far. */
+    private static void save(Path out, Map<String, Object> run) throws IOException {
         run.put("load_at_end", Machine.loadAverage());
         run.put("ended", Instant.now().toString());
-
         Files.writeString(out.resolve("results.json"),
                 new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(run));
         Report.write(out, run);
-        System.out.println("wrote " + out.resolve("RESULTS.md"));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> list(Object o) {
+        return o == null ? List.of() : (List<Map<String, Object>>) o;
     }
 
     /** Writes RESULTS.md and the charts again from a results.json: {@code Bench --report DIR}. */

@@ -55,24 +55,24 @@ final class Report {
         md.append("- workload: ").append(run.get("workload")).append("\n\n");
 
         md.append("## Throughput, delay and cost per round\n\n");
-        md.append("M no-op jobs all due on the same second every `period_s` seconds; R replicas in one JVM per cell, each with "
+        md.append("M no-op jobs all due on the same second every `period s` seconds; R replicas in one JVM per cell, each with "
                 + "its own pool of 10 connections; one warm-up instant, then `instants_measured` instants. "
                 + "Fire delay: the task body's start (local clock moved onto the database clock) minus the instant. "
                 + "rounds/s: rounds of the measured instants / the sum over instants of their slowest round's delay. "
                 + "Statements (JDBC `execute*` calls, a batch counts once), commits and CPU are counted over the measured "
                 + "periods, idle time included, and divided by the rounds that started in them. "
                 + "Peers: `value (ratio×)` to leasecron in the same cell.\n\n");
-        md.append("| jobs | R | scheduler |");
+        md.append("| jobs | R | period s | scheduler |");
         COLUMNS.forEach(c -> md.append(' ').append(c.title).append(" |"));
-        md.append(" rounds run / due | duplicates |\n|---:|---:|---|");
+        md.append(" rounds run / due | duplicates |\n|---:|---:|---:|---|");
         COLUMNS.forEach(c -> md.append("---:|"));
         md.append("---:|---:|\n");
         for (Map<String, Object> cell : cells) {
             Map<String, Object> base = cells.stream().filter(c -> "leasecron".equals(c.get("scheduler"))
                     && Objects.equals(c.get("jobs"), cell.get("jobs")) && Objects.equals(c.get("replicas"), cell.get("replicas")))
                     .findFirst().orElse(Map.of());
-            md.append(String.format(Locale.ROOT, "| %,d | %s | %s |", num(cell.get("jobs")).longValue(), cell.get("replicas"),
-                    cell.get("scheduler")));
+            md.append(String.format(Locale.ROOT, "| %,d | %s | %s | %s |", num(cell.get("jobs")).longValue(), cell.get("replicas"),
+                    cell.getOrDefault("period_s", ""), cell.get("scheduler")));
             if (cell.containsKey("error")) {
                 md.append(" error: ").append(String.valueOf(cell.get("error")).replace("|", "/")).append(" |");
                 md.append(" |".repeat(COLUMNS.size() + 1)).append('\n');
