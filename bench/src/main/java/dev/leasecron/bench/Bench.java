@@ -31,7 +31,7 @@ public final class Bench {
         List<Integer> jobCounts = ints(a.getOrDefault("jobs", "1000,10000"));
         List<Integer> replicaCounts = ints(a.getOrDefault("replicas", "1,3"));
         List<String> schedulers = List.of(a.getOrDefault("schedulers", String.join(",", ALL)).split(","));
-        List<Integer> periods = ints(a.getOrDefault("period", "10"));
+        List<Integer> periods = ints(a.getOrDefault("period", "10,30"));
         int instants = Integer.parseInt(a.getOrDefault("instants", "3"));
         boolean failover = Boolean.parseBoolean(a.getOrDefault("failover", "true"));
         int trials = Integer.parseInt(a.getOrDefault("failover-trials", "1"));
