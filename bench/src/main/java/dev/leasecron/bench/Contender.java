@@ -1,0 +1,35 @@
+package dev.leasecron.bench;
+
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * One scheduler under test: M no-op jobs due every {@code periodSeconds} seconds, on the second
+ * (so all M are due on the same instant), run by R replicas, each over a pool of its own.
+ */
+interface Contender {
+    String name();
+
+    /** Drops and creates this scheduler's tables, as its documentation gives them. */
+    void prepareSchema(DataSource admin) throws Exception;
+
+    /** Starts one replica per pool; each reports to {@code recorder} when a task body starts. */
+    void start(List<DataSource> pools, int jobs, int periodSeconds, Recorder recorder) throws Exception;
+
+    /** Stops every replica, waiting a little for running tasks. */
+    void stop() throws Exception;
+
+    /** How the contender is set up, for the results file. */
+    String settings();
+
+    static Contender named(String name) {
+        return switch (name) {
+            case "leasecron" -> new LeasecronContender();
+            case "shedlock" -> new ShedLockContender();
+            case "db-scheduler" -> new DbSchedulerContender();
+            case "quartz" -> new QuartzContender();
+            default -> throw new IllegalArgumentException("unknown scheduler " + name
+                    + " (leasecron, shedlock, db-scheduler, quartz)");
+        };
+    }
+}

@@ -1,0 +1,91 @@
+package dev.leasecron.bench;
+
+import dev.leasecron.app.scheduler.RoundListener;
+import dev.leasecron.app.scheduler.ScheduledJob;
+import dev.leasecron.app.scheduler.Scheduler;
+import dev.leasecron.jobs.Job;
+import dev.leasecron.jobs.JobContext;
+import dev.leasecron.lease.GuardedTransactions;
+import dev.leasecron.lease.LeaseListener;
+import dev.leasecron.lease.LeaseTimings;
+import dev.leasecron.lease.Leases;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
+
+/** leasecron as the daemon builds it: one {@link Scheduler} per replica with the default timings (15 s lease). */
+final class LeasecronContender implements Contender {
+    private final List<Scheduler> schedulers = new ArrayList<>();
+    private final List<Leases> leases = new ArrayList<>();
+
+    @Override
+    public String name() {
+        return "leasecron";
+    }
+
+    @Override
+    public void prepareSchema(DataSource admin) throws Exception {
+        try (Connection c = admin.getConnection(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS gst_leases");
+        }
+    }
+
+    @Override
+    public void start(List<DataSource> pools, int jobs, int periodSeconds, Recorder recorder) {
+        for (int r = 0; r < pools.size(); r++) {
+            int replica = r;
+            Leases l = Leases.create(pools.get(r), LeaseTimings.DEFAULT, "bench-" + r, LeaseListener.NONE);
+            l.initialize();
+            Job noop = new Job() {
+                @Override
+                public String type() {
+                    return "noop";
+                }
+
+                @Override
+                public void run(JobContext context) {
+                    recorder.fired(Integer.parseInt(context.jobName().substring(4)), context.instant(), replica);
+                }
+            };
+            List<ScheduledJob> scheduled = new ArrayList<>(jobs);
+            for (int j = 0; j < jobs; j++) {
+                scheduled.add(new ScheduledJob("job-" + j, "cron:job-" + j, new EverySeconds(periodSeconds), "noop", noop,
+                        Map.of(), Duration.ofMinutes(1), false, true));
+            }
+            Scheduler s = new Scheduler(l, new GuardedTransactions(l, pools.get(r), Map.of()), RoundListener.NONE);
+            s.start(scheduled);
+            schedulers.add(s);
+            leases.add(l);
+        }
+    }
+
+    /** The statements of one rerun sweep over {@code jobs} jobs with nothing to rerun. */
+    static long sweepStatements(DataSource admin, int jobs) {
+        StatementCounter counter = new StatementCounter();
+        Leases l = Leases.create(counter.wrap(admin), LeaseTimings.DEFAULT, "bench-sweep", LeaseListener.NONE);
+        l.initialize();
+        List<String> names = new ArrayList<>(jobs);
+        for (int j = 0; j < jobs; j++) {
+            names.add("cron:job-" + j);
+        }
+        long before = counter.statements();
+        l.unfinishedSlots(names);
+        return counter.statements() - before;
+    }
+
+    @Override
+    public void stop() throws InterruptedException {
+        for (Scheduler s : schedulers) {
+            s.shutdown(Duration.ofSeconds(2), Duration.ofSeconds(2));
+        }
+    }
+
+    @Override
+    public String settings() {
+        return "one Scheduler per replica, default timings (lease 15 s, renew 2 s), a virtual thread per job";
+    }
+}
