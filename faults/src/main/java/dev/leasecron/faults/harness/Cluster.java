@@ -59,6 +59,11 @@ record Cluster(List<Replica> replicas, DatabaseServer server, TcpProxy proxy, St
         }
     }
 
+    /** {@link #killAll()} for a shutdown hook, which has no one to report a failure to. */
+    void killAllQuietly() {
+        replicas.forEach(r -> r.destroyForcibly());
+    }
+
     /** Every replica running and not stopped: SIGCONT to the stopped, a new process for the dead. */
     void heal() throws IOException, InterruptedException {
         proxy.resume();

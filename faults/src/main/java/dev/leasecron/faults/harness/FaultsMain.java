@@ -41,6 +41,15 @@ public final class FaultsMain {
         try (DatabaseServer server = db.equals("postgres")
                 ? new PostgresServer(options.workDir(), options.serverPort(db))
                 : new MariaDbServer(options.workDir(), options.serverPort(db))) {
+            // A harness stopped by a signal stops its server too: nobody else would.
+            Thread onExit = new Thread(() -> {
+                try {
+                    server.close();
+                } catch (Exception e) {
+                    System.err.println("could not stop the " + db + " server: " + e);
+                }
+            });
+            Runtime.getRuntime().addShutdownHook(onExit);
             server.start();
             for (long seed = options.firstSeed(); seed < options.firstSeed() + options.seeds(); seed++) {
                 long started = System.nanoTime();
@@ -52,6 +61,7 @@ public final class FaultsMain {
                         (System.nanoTime() - started) / 1_000_000_000L);
                 r.verdict().violations().forEach(v -> System.out.println("  " + v));
             }
+            Runtime.getRuntime().removeShutdownHook(onExit);
         }
         return results;
     }

@@ -84,6 +84,11 @@ final class Replica {
         current.waitFor();
     }
 
+    /** SIGKILL without waiting, from a shutdown hook. */
+    void destroyForcibly() {
+        processes.values().forEach(Process::destroyForcibly);
+    }
+
     synchronized void sigstop() throws IOException, InterruptedException {
         Commands.signal(current.pid(), "STOP");
         stopped = true;

@@ -67,10 +67,14 @@ final class SeedRun {
                 replicas.add(new Replica(i, setup));
             }
             Cluster cluster = new Cluster(replicas, server, proxy, database);
+            // A harness stopped by a signal must not leave replicas behind: they would hold the ports.
+            Thread onExit = new Thread(cluster::killAllQuietly);
+            Runtime.getRuntime().addShutdownHook(onExit);
             try {
                 return play(cluster, setup, plan, journal, maxStall, runDir);
             } finally {
                 cluster.killAll(); // only after a failure of the harness itself: a run stops them cleanly
+                Runtime.getRuntime().removeShutdownHook(onExit);
             }
         }
     }
