@@ -28,6 +28,23 @@ record Cluster(List<Replica> replicas, DatabaseServer server, TcpProxy proxy, St
         }
     }
 
+    /** Waits until the lease table has a row for each of {@code jobs} jobs. */
+    boolean awaitEveryJobClaimed(int jobs, long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000;
+        while (System.nanoTime() < deadline) {
+            try (Connection c = server.connect(database); Statement st = c.createStatement();
+                    ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM gst_leases WHERE slot_ms <> 0")) {
+                if (rs.next() && rs.getInt(1) >= jobs) {
+                    return true;
+                }
+            } catch (SQLException tableNotThereYet) {
+                // the replicas create it as they start
+            }
+            Thread.sleep(100);
+        }
+        return false;
+    }
+
     /**
      * A replica holding a round's lease now, picked with {@code random} among the holders; empty when
      * none does, or the database does not answer.

@@ -92,6 +92,11 @@ final class SeedRun {
                 throw new IOException(r.name() + " did not start; see " + runDir);
             }
         }
+        // A job that has never run has nothing missed before its first claim: the window opens once
+        // every job has been claimed.
+        if (!cluster.awaitEveryJobClaimed(ProbeSetup.schedules().size(), START_WAIT_MS)) {
+            throw new IOException("not every job was claimed within " + START_WAIT_MS + " ms; see " + runDir);
+        }
         long from = cluster.dbNowMs() + 1000;
         Map<FaultKind, Integer> injected = new FaultPlayer(cluster, seed, journal).play(plan);
         cluster.heal();
