@@ -3,12 +3,12 @@ package dev.leasecron.lease.sql;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 
-/** What every statement needs: where to run, the database clock, and the lease duration. */
-record Sql(DSLContext dsl, Dialect dialect, long leaseMs) {
-
-    Field<Long> now() {
-        return dialect.nowMillis();
-    }
+/**
+ * What every statement needs: where to run, the database clock ({@code now}, the dialect's own
+ * expression in production; a registered function in the protocol simulation), and the lease
+ * duration.
+ */
+record Sql(DSLContext dsl, Dialect dialect, Field<Long> now, long leaseMs) {
 
     /** The expiry a claim or renewal writes: the database's now plus the lease duration. */
     Field<Long> expiry() {
