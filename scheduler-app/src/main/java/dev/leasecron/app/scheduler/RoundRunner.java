@@ -79,6 +79,7 @@ final class RoundRunner {
                     .log("instant {} of {} was cut short and is given up for {}: it never runs again",
                             given.slot(), job.name(), instant);
             listener.superseded(job);
+            logHeldOver(job, given.slot(), instant);
         });
         Instant startedAt = nowOr(instant);
         Duration delay = Duration.between(instant, startedAt);
@@ -242,6 +243,17 @@ final class RoundRunner {
             return work.reason() == null ? error.toString() : work.reason().getMessage();
         }
         return error.getMessage() == null ? error.getClass().getName() : error.getMessage();
+    }
+
+    /**
+     * The instants between one given up and the one claimed now came while the round cut short still
+     * held the name, so every claim of them was refused, and no rerun's end will take them along now:
+     * logged as skipped here, or they would be missing without a trace.
+     */
+    private void logHeldOver(ScheduledJob job, Instant givenUp, Instant claimed) {
+        job.instants().latestAtOrBefore(claimed.minusMillis(1))
+                .filter(last -> last.isAfter(givenUp))
+                .ifPresent(last -> logSkipped(job, givenUp, last));
     }
 
     private void logSkipped(ScheduledJob job, Instant instant, Instant passed) {
