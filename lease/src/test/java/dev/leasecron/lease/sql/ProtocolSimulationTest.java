@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * replays it exactly. {@code -Dleasecron.sim.seeds=N} runs more.
  */
 class ProtocolSimulationTest {
-    private static final int SEEDS = Integer.getInteger("leasecron.sim.seeds", 200);
+    private static final int SEEDS = Integer.getInteger("leasecron.sim.seeds", 100);
     private static final Duration LENGTH = Duration.ofSeconds(60);
 
     @Test
