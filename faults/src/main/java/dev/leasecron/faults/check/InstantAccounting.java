@@ -20,7 +20,7 @@ final class InstantAccounting {
     private final Map<String, List<LogEvent>> ends = new HashMap<>();
     private final Map<String, List<ProbeRow>> rows = new HashMap<>();
     private final Map<String, List<long[]>> skippedRanges = new HashMap<>();
-    private final Set<String> finishFailed = new HashSet<>();
+    private final Set<String> endNotRecorded = new HashSet<>();
     private final Set<String> superseded = new HashSet<>();
     private final Set<String> caughtUp = new HashSet<>();
     private final Set<String> unclaimed = new HashSet<>();
@@ -31,7 +31,11 @@ final class InstantAccounting {
             switch (e.event()) {
                 case "round.start" -> starts.computeIfAbsent(key(e.job(), instantOf(e, "instant")), k -> new ArrayList<>()).add(e);
                 case "round.end" -> ends.computeIfAbsent(key(e.job(), instantOf(e, "instant")), k -> new ArrayList<>()).add(e);
-                case "round.finish_failed" -> finishFailed.add(e.job() + "#" + e.term());
+                // A round whose end was not recorded under its lease (the finish failed, or came after
+                // the lease ran out) is rerun like a crashed one: the spec allows that rerun.
+                case "round.finish_failed" -> endNotRecorded.add(e.job() + "#" + e.term());
+                case "lease.lost" -> endNotRecorded.add(e.field("lease").map(l -> l.replaceFirst("^cron:", ""))
+                        .orElse(e.job()) + "#" + e.term());
                 case "instant.superseded" -> superseded.add(key(e.job(), instantOf(e, "instant")));
                 case "instant.caught_up" -> caughtUp.add(key(e.job(), instantOf(e, "instant")));
                 case "instant.unclaimed", "instant.missed" -> unclaimed.add(key(e.job(), instantOf(e, "instant")));
@@ -108,7 +112,7 @@ final class InstantAccounting {
     private boolean endedNormally(String key, LogEvent start) {
         return of(ends, key).stream().anyMatch(end -> end.term() == start.term()
                 && !end.field("outcome").orElse("").equals("cut_short")
-                && !finishFailed.contains(end.job() + "#" + end.term()));
+                && !endNotRecorded.contains(end.job() + "#" + end.term()));
     }
 
     private boolean inSkippedRange(String job, long instant) {

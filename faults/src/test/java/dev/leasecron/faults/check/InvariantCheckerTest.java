@@ -94,6 +94,19 @@ class InvariantCheckerTest {
     }
 
     @Test
+    void aRerunOfARoundWhoseEndCameAfterItsLeaseIsAllowed() {
+        ran(10, 1, "r1.1");
+        ran(11, 2, "r2.1");
+        events.add(event("r2.1", ms(11) + 99, "lease.lost", Map.of("job", "j", "term", "2")));
+        rerun(11, 3, "r1.1");
+        ran(12, 4, "r1.1");
+        ran(13, 5, "r1.1");
+        Verdict v = check();
+        assertTrue(v.ok(), v.violations().toString());
+        assertEquals(1, v.count(Accounting.RERUN));
+    }
+
+    @Test
     void aRoundCutShortAndNeverRunAgainFails() {
         ran(10, 1, "r1.1");
         start(11, 2, false, "r2.1");
@@ -172,7 +185,7 @@ class InvariantCheckerTest {
 
     private void rerun(int second, long term, String process) {
         start(second, term, true, process);
-        rows.add(new ProbeRow("j", ms(second), term, "h" + term, true, ms(second) + 3010, ms(second) + 3090, term - 1));
+        rows.add(new ProbeRow("j", ms(second), term, "h" + term, true, ms(second) + 300, ms(second) + 390, term - 1));
         end(second, term, true, "ok", process);
     }
 

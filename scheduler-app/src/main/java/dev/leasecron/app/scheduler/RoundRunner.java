@@ -110,16 +110,17 @@ final class RoundRunner {
 
         Outcome outcome = outcomeOf(error, handle, work);
         Instant passed = instant;
+        boolean overranOnRecord = false;
         if (outcome == Outcome.CUT_SHORT) {
             release(job, handle);
         } else {
             passed = lastCome(job, instant);
-            finish(job, handle, passed);
+            overranOnRecord = finish(job, handle, passed);
         }
         Duration took = Duration.ofNanos(System.nanoTime() - started);
         logEnd(job, handle, instant, outcome, took, error, work);
         listener.ended(job, handle.rerun(), outcome, took);
-        if (passed.isAfter(instant)) {
+        if (overranOnRecord && passed.isAfter(instant)) {
             logSkipped(job, instant, passed);
         }
         return passed;
@@ -194,9 +195,16 @@ final class RoundRunner {
         }
     }
 
-    private void finish(ScheduledJob job, Handle handle, Instant passed) {
+    /**
+     * Records the round's end.
+     *
+     * @return whether it was recorded under the lease, which takes {@code passed} along: only then are
+     *     the instants the round overran skipped. Without the lease, peers may have claimed them.
+     */
+    private boolean finish(ScheduledJob job, Handle handle, Instant passed) {
         try {
             handle.finish(passed);
+            return true;
         } catch (LeaseLostException e) {
             RoundLog.event(Level.WARN, "lease.lost", job).addKeyValue("term", handle.term())
                     .log("round of {} ended after its lease was lost: {}", job.name(), e.getMessage());
@@ -206,6 +214,7 @@ final class RoundRunner {
                     .log("could not record the end of the round of {}: its lease expires on its own and the "
                             + "instant is run again like a crashed round: {}", job.name(), e.getMessage());
         }
+        return false;
     }
 
     private void release(ScheduledJob job, Handle handle) {
