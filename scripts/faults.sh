@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The fault harness: replicas of the packaged daemon against PostgreSQL and MariaDB servers of its own
-# (ports 55442/33316, proxies on 55443/33317, data under faults/target/runs), under a seeded schedule of
+# (ports 55442/33316, a proxy on a free port, data under faults/target/runs), under a seeded schedule of
 # kill -9, SIGSTOP, database restarts, stalls and drops, clock skew and rolling restarts; then the
 # invariant checker. Exits non-zero on any violation and prints the seed to replay.
 #   scripts/faults.sh                                   # 3 seeds, both databases, 30 s of faults each

@@ -59,10 +59,6 @@ record HarnessOptions(int seeds, long firstSeed, List<String> dbs, int phaseSeco
         return db.equals("postgres") ? 55442 : 33316;
     }
 
-    int proxyPort(String db) {
-        return serverPort(db) + 1;
-    }
-
     int httpPort(String db, int replica) {
         return (db.equals("postgres") ? 18440 : 18470) + replica;
     }

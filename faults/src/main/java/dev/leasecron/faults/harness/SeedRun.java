@@ -58,7 +58,7 @@ final class SeedRun {
         long maxStall = plan.faults().stream().filter(f -> f.kind() == FaultKind.DB_STALL)
                 .mapToLong(Fault::durationMs).max().orElse(0);
 
-        try (TcpProxy proxy = TcpProxy.start(options.proxyPort(server.kind()), server.port());
+        try (TcpProxy proxy = TcpProxy.start(0, server.port());
                 PrintStream journal = new PrintStream(Files.newOutputStream(runDir.resolve("faults.log")), true)) {
             plan.faults().forEach(journal::println);
             List<Replica> replicas = new ArrayList<>();

@@ -27,6 +27,7 @@ final class TcpProxy implements AutoCloseable {
         this.targetPort = targetPort;
     }
 
+    /** A proxy to {@code targetPort} on {@code listenPort}; 0 picks a free one (see {@link #port()}). */
     static TcpProxy start(int listenPort, int targetPort) throws IOException {
         ServerSocket server = new ServerSocket();
         server.setReuseAddress(true);
