@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.conf.Settings;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
@@ -39,6 +40,15 @@ public final class LeaseStore {
      * @param statementTimeout how long any statement may run before the driver cancels it
      */
     public LeaseStore(DataSource dataSource, Dialect dialect, Duration leaseDuration, Duration statementTimeout) {
+        this(dataSource, dialect, leaseDuration, statementTimeout, dialect.nowMillis());
+    }
+
+    /**
+     * A store whose statements read the database clock through {@code now} instead of the dialect's
+     * expression: the seam the deterministic protocol simulation drives the real statements through,
+     * on SQLite with a virtual clock registered as a function.
+     */
+    LeaseStore(DataSource dataSource, Dialect dialect, Duration leaseDuration, Duration statementTimeout, Field<Long> now) {
         this.dataSource = dataSource;
         this.dialect = dialect;
         Settings base = new Settings().withExecuteLogging(false);
@@ -47,7 +57,7 @@ public final class LeaseStore {
         this.settings = dialect.singleConnection()
                 ? base
                 : base.withQueryTimeout((int) Math.max(1, Math.ceilDiv(statementTimeout.toMillis(), 1000)));
-        this.sql = new Sql(DSL.using(dataSource, dialect.jooq(), settings), dialect, leaseDuration.toMillis());
+        this.sql = new Sql(DSL.using(dataSource, dialect.jooq(), settings), dialect, now, leaseDuration.toMillis());
     }
 
     /**
@@ -99,7 +109,7 @@ public final class LeaseStore {
     /** Runs verify on {@code connection}, inside the transaction it has open. */
     public OptionalLong verifyOn(Connection connection, String name, String holder) {
         DSLContext onConnection = DSL.using(connection, dialect.jooq(), settings);
-        Sql inTransaction = new Sql(onConnection, dialect, sql.leaseMs());
+        Sql inTransaction = new Sql(onConnection, dialect, sql.now(), sql.leaseMs());
         return call("verify", () -> VerifyStatement.verify(inTransaction, name, holder));
     }
 

@@ -21,8 +21,12 @@ import org.jooq.Select;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 
-/** What every statement needs: where to run, the database clock, and the lease duration. */
-record Sql(DSLContext dsl, Dialect dialect, long leaseMs) {
+/**
+ * What every statement needs: where to run, the database clock ({@code now}, the dialect's own
+ * expression in production; a registered function in the protocol simulation), and the lease
+ * duration.
+ */
+record Sql(DSLContext dsl, Dialect dialect, Field<Long> now, long leaseMs) {
 
     /**
      * The most rows one batch statement carries. The widest batch row binds 7 parameters, so a
@@ -31,9 +35,6 @@ record Sql(DSLContext dsl, Dialect dialect, long leaseMs) {
      */
     static final int MAX_BATCH = 500;
 
-    Field<Long> now() {
-        return dialect.nowMillis();
-    }
 
     /** The expiry a claim or renewal writes: the database's now plus the lease duration. */
     Field<Long> expiry() {
@@ -107,7 +108,7 @@ record Sql(DSLContext dsl, Dialect dialect, long leaseMs) {
             return exactly(new HashSet<>(rows), rows.size(), statement);
         }
         return dsl.transactionResult(cfg -> {
-            Sql tx = new Sql(cfg.dsl(), dialect, leaseMs);
+            Sql tx = new Sql(cfg.dsl(), dialect, now, leaseMs);
             int rows = write.apply(tx).execute();
             return exactly(readBack(tx.dsl(), asked, readBackAlso), rows, statement);
         });

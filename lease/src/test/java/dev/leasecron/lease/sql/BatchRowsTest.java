@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class BatchRowsTest {
     private static String render(Dialect dialect) {
         DSLContext dsl = DSL.using(dialect.jooq());
-        Sql sql = new Sql(dsl, dialect, 15_000);
+        Sql sql = new Sql(dsl, dialect, dialect.nowMillis(), 15_000);
         return dsl.render(dsl.selectFrom(sql.rows(List.of("b_name", "b_term"), List.of(List.of("a", 1L), List.of("b", 2L)))))
                 .toLowerCase(Locale.ROOT);
     }

@@ -83,6 +83,7 @@ final class RoundRunner {
                     .log("instant {} of {} was cut short and is given up for {}: it never runs again",
                             given.slot(), job.name(), instant);
             listener.superseded(job);
+            logHeldOver(job, given.slot(), instant);
         });
         Instant startedAt = nowOr(instant);
         Duration delay = Duration.between(instant, startedAt);
@@ -113,16 +114,17 @@ final class RoundRunner {
 
         Outcome outcome = outcomeOf(error, handle, work);
         Instant passed = instant;
+        boolean overranOnRecord = false;
         if (outcome == Outcome.CUT_SHORT) {
             release(job, handle);
         } else {
             passed = lastCome(job, instant);
-            finish(job, handle, passed);
+            overranOnRecord = finish(job, handle, passed);
         }
         Duration took = Duration.ofNanos(System.nanoTime() - started);
         logEnd(job, handle, instant, outcome, took, error, work);
         listener.ended(job, handle.rerun(), outcome, took);
-        if (passed.isAfter(instant)) {
+        if (overranOnRecord && passed.isAfter(instant)) {
             logSkipped(job, instant, passed);
         }
         return passed;
@@ -214,10 +216,16 @@ final class RoundRunner {
         }
     }
 
-    /** Finishes the round, sharing the statement with the rounds ending with it. */
-    private void finish(ScheduledJob job, Handle handle, Instant passed) {
+    /**
+     * Records the round's end, sharing the statement with the rounds ending with it.
+     *
+     * @return whether it was recorded under the lease, which takes {@code passed} along: only then are
+     *     the instants the round overran skipped. Without the lease, peers may have claimed them.
+     */
+    private boolean finish(ScheduledJob job, Handle handle, Instant passed) {
         try {
             shared.finish(handle, passed);
+            return true;
         } catch (LeaseLostException e) {
             RoundLog.event(Level.WARN, "lease.lost", job).addKeyValue("term", handle.term())
                     .log("round of {} ended after its lease was lost: {}", job.name(), e.getMessage());
@@ -228,6 +236,7 @@ final class RoundRunner {
             Thread.currentThread().interrupt();
             finishFailed(job, handle, "interrupted while waiting for the finish statement");
         }
+        return false;
     }
 
     private static void finishFailed(ScheduledJob job, Handle handle, String error) {
@@ -280,6 +289,17 @@ final class RoundRunner {
             return work.reason() == null ? error.toString() : work.reason().getMessage();
         }
         return error.getMessage() == null ? error.getClass().getName() : error.getMessage();
+    }
+
+    /**
+     * The instants between one given up and the one claimed now came while the round cut short still
+     * held the name, so every claim of them was refused, and no rerun's end will take them along now:
+     * logged as skipped here, or they would be missing without a trace.
+     */
+    private void logHeldOver(ScheduledJob job, Instant givenUp, Instant claimed) {
+        job.instants().latestAtOrBefore(claimed.minusMillis(1))
+                .filter(last -> last.isAfter(givenUp))
+                .ifPresent(last -> logSkipped(job, givenUp, last));
     }
 
     private void logSkipped(ScheduledJob job, Instant instant, Instant passed) {

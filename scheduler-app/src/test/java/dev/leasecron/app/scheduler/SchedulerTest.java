@@ -253,4 +253,23 @@ class SchedulerTest {
         assertEquals(List.of(), missed.stream().map(ILoggingEvent::getFormattedMessage).toList(),
                 "instants the peer's round overran are its to report as skipped, not missed");
     }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void instantsHeldOverByARoundGivenUpAreLoggedSkipped(TestDatabase db) throws Exception {
+        String name = uniqueName("held-over");
+        Leases seed = db.leases(TestTimings.FAST);
+        Instant now = seed.readDatabaseClock();
+        Instant cut = new EveryPeriod(SECOND).latestAtOrBefore(now.minusSeconds(5)).orElseThrow();
+        // Cut short twice (first round and rerun), so no sweep runs it again: the next claim gives it up.
+        seed.claimSlot("cron:" + name, cut).orElseThrow().release();
+        seed.claimRerun(seed.unfinishedSlots(List.of("cron:" + name)).getFirst()).orElseThrow().release();
+
+        RecordingJob job = new RecordingJob();
+        try (Replica a = new Replica(db, TestTimings.FAST).start(job(name, job, "a", false, Duration.ofMinutes(1)))) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> a.events.contains("superseded " + name));
+            await().atMost(Duration.ofSeconds(2)).until(() -> a.events.stream()
+                    .anyMatch(e -> e.startsWith("skipped " + name + " ") && !e.equals("skipped " + name + " 0")));
+        }
+    }
 }

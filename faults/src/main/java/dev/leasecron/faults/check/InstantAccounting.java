@@ -1,0 +1,133 @@
+package dev.leasecron.faults.check;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Every instant of every job in the window is accounted for exactly one way (see {@link Accounting}),
+ * from the probe table and the logs together: nothing silently missing, no instant claimed twice,
+ * never more than one rerun, and a rerun only of a round that did not run to its end.
+ */
+final class InstantAccounting {
+    private final Map<String, List<LogEvent>> starts = new HashMap<>();
+    private final Map<String, List<LogEvent>> ends = new HashMap<>();
+    private final Map<String, List<ProbeRow>> rows = new HashMap<>();
+    private final Map<String, List<long[]>> skippedRanges = new HashMap<>();
+    private final Set<String> endNotRecorded = new HashSet<>();
+    private final Set<String> superseded = new HashSet<>();
+    private final Set<String> caughtUp = new HashSet<>();
+    private final Set<String> unclaimed = new HashSet<>();
+
+    private InstantAccounting(List<ProbeRow> probeRows, List<LogEvent> events) {
+        probeRows.forEach(r -> rows.computeIfAbsent(key(r.job(), r.instantMs()), k -> new ArrayList<>()).add(r));
+        for (LogEvent e : events) {
+            switch (e.event()) {
+                case "round.start" -> starts.computeIfAbsent(key(e.job(), instantOf(e, "instant")), k -> new ArrayList<>()).add(e);
+                case "round.end" -> ends.computeIfAbsent(key(e.job(), instantOf(e, "instant")), k -> new ArrayList<>()).add(e);
+                // A round whose end was not recorded under its lease (the finish failed, or came after
+                // the lease ran out) is rerun like a crashed one: the spec allows that rerun.
+                case "round.finish_failed" -> endNotRecorded.add(e.job() + "#" + e.term());
+                case "lease.lost" -> endNotRecorded.add(e.field("lease").map(l -> l.replaceFirst("^cron:", ""))
+                        .orElse(e.job()) + "#" + e.term());
+                case "instant.superseded" -> superseded.add(key(e.job(), instantOf(e, "instant")));
+                case "instant.caught_up" -> caughtUp.add(key(e.job(), instantOf(e, "instant")));
+                case "instant.unclaimed", "instant.missed" -> unclaimed.add(key(e.job(), instantOf(e, "instant")));
+                case "instant.skipped" -> e.field("first").filter(f -> !f.equals("null")).ifPresent(first ->
+                        skippedRanges.computeIfAbsent(e.job(), k -> new ArrayList<>())
+                                .add(new long[] {Instant.parse(first).toEpochMilli(), instantOf(e, "last")}));
+                default -> { }
+            }
+        }
+    }
+
+    static Map<Accounting, Long> check(List<JobSchedule> jobs, long fromMs, long toMs, List<ProbeRow> probeRows,
+            List<LogEvent> events, Consumer<Violation> out) {
+        InstantAccounting accounting = new InstantAccounting(probeRows, events);
+        Map<Accounting, Long> counts = new EnumMap<>(Accounting.class);
+        for (JobSchedule job : jobs) {
+            job.instants(fromMs, toMs).forEach(instant -> {
+                List<Violation> found = new ArrayList<>();
+                Accounting a = accounting.classify(job.name(), instant, found);
+                if (found.isEmpty()) {
+                    counts.merge(a, 1L, Long::sum);
+                }
+                found.forEach(out);
+            });
+        }
+        return counts;
+    }
+
+    /** How {@code instant} of {@code job} is accounted for; anything wrong with it goes to {@code found}. */
+    private Accounting classify(String job, long instant, List<Violation> found) {
+        String key = key(job, instant);
+        String what = job + " " + Instant.ofEpochMilli(instant);
+        List<LogEvent> first = of(starts, key).stream().filter(e -> !e.rerun()).toList();
+        List<LogEvent> reruns = of(starts, key).stream().filter(LogEvent::rerun).toList();
+        long firstRows = of(rows, key).stream().filter(r -> !r.rerun()).count();
+        long rerunRows = of(rows, key).stream().filter(ProbeRow::rerun).count();
+        if (first.size() > 1 || firstRows > 1) {
+            found.add(new Violation("accounting", what + " ran as a first round "
+                    + Math.max(first.size(), firstRows) + " times"));
+        }
+        if (reruns.size() > 1 || rerunRows > 1) {
+            found.add(new Violation("accounting", what + " ran as a rerun " + Math.max(reruns.size(), rerunRows) + " times"));
+        }
+        boolean ran = !first.isEmpty() || firstRows > 0;
+        if (ran && inSkippedRange(job, instant)) {
+            found.add(new Violation("accounting", what + " both ran and was logged skipped"));
+        }
+        boolean firstEnded = first.stream().anyMatch(s -> endedNormally(key, s));
+        if (!reruns.isEmpty() || rerunRows > 0) {
+            if (firstEnded) {
+                found.add(new Violation("accounting", what + " ran again after its first round ran to its end"));
+            }
+            return Accounting.RERUN;
+        }
+        if (ran && firstEnded) {
+            return caughtUp.contains(key) ? Accounting.CAUGHT_UP : Accounting.RAN;
+        }
+        if (!ran && inSkippedRange(job, instant)) {
+            return Accounting.SKIPPED;
+        }
+        if (superseded.contains(key)) {
+            return Accounting.SUPERSEDED;
+        }
+        if (!ran && unclaimed.contains(key)) {
+            return Accounting.UNCLAIMED;
+        }
+        found.add(new Violation("accounting", ran
+                ? what + " was cut short and neither ran again nor was logged superseded"
+                : what + " is silently missing: no round, no log entry"));
+        return null;
+    }
+
+    /** A round ran to its end: ok, failed or timed out, and its end was recorded (a failed finish is a crash). */
+    private boolean endedNormally(String key, LogEvent start) {
+        return of(ends, key).stream().anyMatch(end -> end.term() == start.term()
+                && !end.field("outcome").orElse("").equals("cut_short")
+                && !endNotRecorded.contains(end.job() + "#" + end.term()));
+    }
+
+    private boolean inSkippedRange(String job, long instant) {
+        return skippedRanges.getOrDefault(job, List.of()).stream().anyMatch(r -> r[0] <= instant && instant <= r[1]);
+    }
+
+    private static <T> List<T> of(Map<String, List<T>> index, String key) {
+        return index.getOrDefault(key, List.of());
+    }
+
+    private static long instantOf(LogEvent e, String field) {
+        return e.field(field).map(s -> Instant.parse(s).toEpochMilli()).orElse(-1L);
+    }
+
+    private static String key(String job, long instantMs) {
+        return job + "@" + instantMs;
+    }
+}

@@ -1,0 +1,156 @@
+package dev.leasecron.faults.harness;
+
+import dev.leasecron.faults.check.InvariantChecker;
+import dev.leasecron.faults.check.LogEvent;
+import dev.leasecron.faults.check.LogReader;
+import dev.leasecron.faults.check.ProbeRow;
+import dev.leasecron.faults.check.Verdict;
+import dev.leasecron.faults.check.Violation;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One seed on one database: a fresh database, the replicas, the fault schedule, a quiet settling
+ * period, a clean shutdown, then the checker over what was left behind. The window checked starts
+ * once every replica is up and ends {@link #TAIL_MS} before the shutdown, so that no instant in it
+ * is still in flight when the replicas stop.
+ */
+final class SeedRun {
+    /** Longer than a lease, a rerun sweep and the overrunning job's round together. */
+    static final long SETTLE_MS = 9000;
+    static final long TAIL_MS = 7000;
+    private static final long START_WAIT_MS = 60_000;
+    private static final long TERM_WAIT_MS = 30_000;
+
+    private final HarnessOptions options;
+    private final DatabaseServer server;
+    private final long seed;
+
+    SeedRun(HarnessOptions options, DatabaseServer server, long seed) {
+        this.options = options;
+        this.server = server;
+        this.seed = seed;
+    }
+
+    RunResult run() throws IOException, InterruptedException, SQLException {
+        String database = "faults_" + seed;
+        Path runDir = options.workDir().resolve(server.kind() + "-" + seed);
+        Servers.deleteTree(runDir);
+        Files.createDirectories(runDir);
+        server.recreateDatabase(database);
+        try (Connection c = server.connect(database)) {
+            ProbeSetup.createTables(c);
+        }
+        Path plugins = runDir.resolve("plugins");
+        ProbeSetup.writePluginJar(plugins.resolve("leasecron-probe.jar"));
+        Timings timings = Timings.HARNESS;
+        ReplicaSetup setup = new ReplicaSetup(options.java(), options.jar(), plugins, runDir, timings);
+        FaultPlan plan = FaultPlan.generate(seed, options.phaseSeconds() * 1000L, options.replicas(), timings);
+        long maxStall = plan.faults().stream().filter(f -> f.kind() == FaultKind.DB_STALL)
+                .mapToLong(Fault::durationMs).max().orElse(0);
+
+        try (TcpProxy proxy = TcpProxy.start(0, server.port());
+                PrintStream journal = new PrintStream(Files.newOutputStream(runDir.resolve("faults.log")), true)) {
+            plan.faults().forEach(journal::println);
+            List<Replica> replicas = new ArrayList<>();
+            for (int i = 1; i <= options.replicas(); i++) {
+                Files.writeString(setup.config(i), config(i, server.jdbcUrl(proxy.port(), database)));
+                replicas.add(new Replica(i, setup));
+            }
+            Cluster cluster = new Cluster(replicas, server, proxy, database);
+            // A harness stopped by a signal must not leave replicas behind: they would hold the ports.
+            Thread onExit = new Thread(cluster::killAllQuietly);
+            Runtime.getRuntime().addShutdownHook(onExit);
+            try {
+                return play(cluster, setup, plan, journal, maxStall, runDir);
+            } finally {
+                cluster.killAll(); // only after a failure of the harness itself: a run stops them cleanly
+                Runtime.getRuntime().removeShutdownHook(onExit);
+            }
+        }
+    }
+
+    private RunResult play(Cluster cluster, ReplicaSetup setup, FaultPlan plan, PrintStream journal, long maxStall,
+            Path runDir) throws IOException, InterruptedException, SQLException {
+        List<Replica> replicas = cluster.replicas();
+        String database = cluster.database();
+        Timings timings = setup.timings();
+        for (Replica r : replicas) {
+            r.start(null);
+        }
+        for (Replica r : replicas) {
+            if (!r.awaitStarted(START_WAIT_MS)) {
+                throw new IOException(r.name() + " did not start; see " + runDir);
+            }
+        }
+        // A job that has never run has nothing missed before its first claim: the window opens once
+        // every job has been claimed.
+        if (!cluster.awaitEveryJobClaimed(ProbeSetup.schedules().size(), START_WAIT_MS)) {
+            throw new IOException("not every job was claimed within " + START_WAIT_MS + " ms; see " + runDir);
+        }
+        long from = cluster.dbNowMs() + 1000;
+        Map<FaultKind, Integer> injected = new FaultPlayer(cluster, seed, journal).play(plan);
+        cluster.heal();
+        Thread.sleep(SETTLE_MS);
+        long to = cluster.dbNowMs() - TAIL_MS;
+        for (Replica r : replicas) {
+            r.terminate(TERM_WAIT_MS);
+        }
+        Verdict verdict = check(cluster, setup, from, to, timings, maxStall);
+        boolean keep = !verdict.ok() || options.keepRuns();
+        if (!keep) {
+            server.dropDatabase(database);
+            Servers.deleteTree(runDir);
+        }
+        return new RunResult(server.kind(), seed, injected, verdict, keep ? runDir : null);
+    }
+
+    private Verdict check(Cluster cluster, ReplicaSetup setup, long from, long to, Timings timings, long maxStall)
+            throws IOException, SQLException {
+        List<ProbeRow> rows;
+        try (Connection c = server.connect(cluster.database())) {
+            rows = ProbeSetup.readRows(c);
+        }
+        List<LogEvent> events = new ArrayList<>();
+        Map<String, Integer> exits = new HashMap<>();
+        List<Violation> extra = new ArrayList<>();
+        for (Replica r : cluster.replicas()) {
+            for (String process : r.processNames()) {
+                events.addAll(LogReader.read(process, setup.logFile(process)));
+            }
+            exits.putAll(r.exits());
+            r.ignoredTerm().forEach(p -> extra.add(new Violation("shutdown", p + " did not exit on SIGTERM within "
+                    + TERM_WAIT_MS + " ms")));
+        }
+        // A round may log its end only after its release statement, which a stalled database holds up.
+        Duration bound = Duration.ofMillis(timings.graceMs() + maxStall).plus(timings.statementTimeout())
+                .plusSeconds(1);
+        Verdict v = new InvariantChecker(ProbeSetup.schedules(), bound).check(from, to, rows, events, exits);
+        if (extra.isEmpty()) {
+            return v;
+        }
+        extra.addAll(0, v.violations());
+        return new Verdict(v.rounds(), v.accounted(), extra);
+    }
+
+    private String config(int index, String url) {
+        return "database:\n"
+                + "  url: " + url + "\n"
+                + "  username: " + server.user() + "\n"
+                + "  password: \"" + server.password() + "\"\n"
+                + "instance: r" + index + "\n"
+                + "http:\n"
+                + "  port: " + options.httpPort(server.kind(), index) + "\n"
+                + "shutdownGrace: 2s\n"
+                + ProbeSetup.jobsYaml();
+    }
+}
