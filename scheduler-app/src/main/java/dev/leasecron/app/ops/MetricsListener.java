@@ -3,6 +3,7 @@ package dev.leasecron.app.ops;
 import dev.leasecron.app.scheduler.Outcome;
 import dev.leasecron.app.scheduler.RoundListener;
 import dev.leasecron.app.scheduler.ScheduledJob;
+import dev.leasecron.config.JobSpec;
 import dev.leasecron.lease.Handle;
 import dev.leasecron.lease.LeaseListener;
 import java.time.Duration;
@@ -56,6 +57,6 @@ public final class MetricsListener implements RoundListener, LeaseListener {
     /** Lease names of jobs are the job's name behind the scheduler's prefix. */
     private static String jobOf(Handle handle) {
         String name = handle.name();
-        return name.startsWith("cron:") ? name.substring("cron:".length()) : name;
+        return name.startsWith(JobSpec.LEASE_PREFIX) ? name.substring(JobSpec.LEASE_PREFIX.length()) : name;
     }
 }
