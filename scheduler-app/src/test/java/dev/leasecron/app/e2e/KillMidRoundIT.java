@@ -5,13 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.leasecron.lease.testing.TestDatabase;
-import dev.leasecron.lease.testing.TestDatabases;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,45 +18,17 @@ import org.junit.jupiter.params.provider.ValueSource;
  * once more on the other replica, as a rerun, and never a third time.
  */
 class KillMidRoundIT {
-    /**
-     * The first round (not a rerun) says it started and then sleeps past the test; every other
-     * round, the rerun included, says it ran and ends at once.
-     */
-    static final String FIRST_ROUND_SLEEPS = """
-            if [ "$LEASECRON_RERUN" = false ] && mkdir first-round.lock 2>/dev/null; then
-              echo "$LEASECRON_INSTANT $REPLICA $LEASECRON_RERUN started" >> runs.txt
-              sleep 120
-            fi
-            echo "$LEASECRON_INSTANT $REPLICA $LEASECRON_RERUN ran" >> runs.txt
-            """;
-
     @RegisterExtension
     final Replicas replicas = new Replicas();
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"postgres", "mariadb"})
     void instantOfKilledReplicaRunsOnceMoreElsewhere(String kind) {
-        TestDatabase db = TestDatabases.of(kind);
-        String job = Replicas.uniqueJob("kill");
-        // Every 10 s: the lease of the killed round expires, and its rerun runs, before the next instant comes.
-        Path config = replicas.jobsFile("1s", """
-                - name: %s
-                  schedule: "*/10 * * * * *"
-                  type: shell
-                  timeout: 5m
-                  params:
-                    command: |
-                %s""".formatted(job, FIRST_ROUND_SLEEPS.indent(6)));
-        Map<String, ReplicaProcess> byName = Map.of(
-                "a", replicas.start("a", db, config, "--lease-timings-ms", Replicas.FAST_TIMINGS),
-                "b", replicas.start("b", db, config, "--lease-timings-ms", Replicas.FAST_TIMINGS));
-
-        String started = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                .until(() -> replicas.lines("runs.txt").stream().filter(l -> l.endsWith(" started")).findFirst(),
-                        java.util.Optional::isPresent).orElseThrow();
-        String instant = started.split(" ")[0];
-        ReplicaProcess victim = byName.get(started.split(" ")[1]);
-        ReplicaProcess peer = byName.values().stream().filter(r -> r != victim).findFirst().orElseThrow();
+        MidRound round = MidRound.start(replicas, kind, "kill");
+        String job = round.job();
+        String instant = round.instant();
+        ReplicaProcess victim = round.holder();
+        ReplicaProcess peer = round.peer();
         Instant killedAt = Instant.now();
         victim.kill();
 

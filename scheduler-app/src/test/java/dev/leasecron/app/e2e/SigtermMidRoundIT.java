@@ -5,12 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.leasecron.lease.testing.TestDatabase;
-import dev.leasecron.lease.testing.TestDatabases;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,26 +24,11 @@ class SigtermMidRoundIT {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"postgres", "mariadb"})
     void roundCutShortByShutdownRerunsOnPeerWithinTwoSeconds(String kind) {
-        TestDatabase db = TestDatabases.of(kind);
-        String job = Replicas.uniqueJob("sigterm");
-        Path config = replicas.jobsFile("1s", """
-                - name: %s
-                  schedule: "*/10 * * * * *"
-                  type: shell
-                  timeout: 5m
-                  params:
-                    command: |
-                %s""".formatted(job, KillMidRoundIT.FIRST_ROUND_SLEEPS.indent(6)));
-        Map<String, ReplicaProcess> byName = Map.of(
-                "a", replicas.start("a", db, config, "--lease-timings-ms", Replicas.FAST_TIMINGS),
-                "b", replicas.start("b", db, config, "--lease-timings-ms", Replicas.FAST_TIMINGS));
-
-        String started = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                .until(() -> replicas.lines("runs.txt").stream().filter(l -> l.endsWith(" started")).findFirst(),
-                        Optional::isPresent).orElseThrow();
-        String instant = started.split(" ")[0];
-        ReplicaProcess stopped = byName.get(started.split(" ")[1]);
-        ReplicaProcess peer = byName.values().stream().filter(r -> r != stopped).findFirst().orElseThrow();
+        MidRound round = MidRound.start(replicas, kind, "sigterm");
+        String job = round.job();
+        String instant = round.instant();
+        ReplicaProcess stopped = round.holder();
+        ReplicaProcess peer = round.peer();
         stopped.term();
 
         assertEquals(0, stopped.awaitExit(Duration.ofSeconds(60)), "exit code after SIGTERM");
