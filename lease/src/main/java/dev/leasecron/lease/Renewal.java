@@ -142,13 +142,17 @@ final class Renewal implements Holding {
     }
 
     private void lose(String reason) {
+        LeaseLostException lost =
+                new LeaseLostException("lease " + handle.name() + " (term " + handle.term() + ") lost: " + reason);
+        // The handle and the scope learn of the loss back to back, before any logging: whoever sees one
+        // must find the other a moment later, not a log write later.
         handle.markLost();
+        scope.cancel(lost);
         log.atWarn().addKeyValue("event", "lease.lost")
                 .addKeyValue("lease", handle.name()).addKeyValue("term", handle.term())
                 .addKeyValue("holder", handle.holder()).addKeyValue("reason", reason)
                 .log("lease lost: {}", reason);
         listener.lost(handle, reason);
-        scope.cancel(new LeaseLostException("lease " + handle.name() + " (term " + handle.term() + ") lost: " + reason));
     }
 
     /** Sleeps until {@code wakeAt} on the nanoTime scale; false when stopped meanwhile. */
