@@ -22,10 +22,11 @@ public final class Handle {
     private final long slotMs;
     private final boolean rerun;
     private final Unfinished superseded;
+    private final long previousSlotMs;
     private final CompletableFuture<Void> lost = new CompletableFuture<>();
 
     Handle(LeaseStore store, String name, String holder, String instance, long term, long claimStartedNanos,
-            long slotMs, boolean rerun, Unfinished superseded) {
+            long slotMs, boolean rerun, Unfinished superseded, long previousSlotMs) {
         this.store = store;
         this.name = name;
         this.holder = holder;
@@ -35,6 +36,7 @@ public final class Handle {
         this.slotMs = slotMs;
         this.rerun = rerun;
         this.superseded = superseded;
+        this.previousSlotMs = previousSlotMs;
     }
 
     /** The name held. */
@@ -78,6 +80,18 @@ public final class Handle {
      */
     public Optional<Unfinished> superseded() {
         return Optional.ofNullable(superseded);
+    }
+
+    /**
+     * The last instant on record under the name when this claim read it: the last instant claimed
+     * before, or the last one a round that ran to its end took along. The instants of the schedule
+     * strictly between it and {@link #slot()} were never claimed (a claim of one would have moved the
+     * record past it) and never can be now, since this claim moved the record past them: a caller
+     * that says nothing of them loses them without a trace. Empty for a name claimed for the first
+     * time; only a handle of {@link Leases#claimSlot} has one.
+     */
+    public Optional<Instant> previousSlot() {
+        return previousSlotMs == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(previousSlotMs));
     }
 
     /**

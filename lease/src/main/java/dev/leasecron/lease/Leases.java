@@ -162,11 +162,11 @@ public final class Leases {
             // The update moved the term without telling us where to; the holder token finds it.
             long term = s.verify(name, holder).orElseThrow(() ->
                     new LeaseDatabaseException("claimed " + name + " but could not read its term back", null));
-            return Optional.of(handle(name, holder, term, started, 0, false, null));
+            return Optional.of(handle(name, holder, term, started, 0, false, null, 0));
         }
         started = System.nanoTime();
         if (s.insertClaim(name, holder, instance) == 1) {
-            return Optional.of(handle(name, holder, 1, started, 0, false, null));
+            return Optional.of(handle(name, holder, 1, started, 0, false, null, 0));
         }
         return Optional.empty();
     }
@@ -180,7 +180,9 @@ public final class Leases {
      * short is claimed a second time, see {@link #claimRerun}.
      *
      * <p>The instant claimed before under the name, when its round has not run to its end, is given
-     * up by this claim and never runs again: {@link Handle#superseded()} names it.
+     * up by this claim and never runs again: {@link Handle#superseded()} names it. The instants between
+     * the one on record and {@code slot} are passed over for good: {@link Handle#previousSlot()}
+     * tells where they start.
      *
      * @return the handle; empty when someone holds the name or {@code slot} is not later than the
      *     instant on record
@@ -195,7 +197,7 @@ public final class Leases {
             if (read.isEmpty()) {
                 long started = System.nanoTime();
                 if (s.insertSlot(name, holder, instance, slotMs) == 1) {
-                    return Optional.of(handle(name, holder, 1, started, slotMs, false, null));
+                    return Optional.of(handle(name, holder, 1, started, slotMs, false, null, 0));
                 }
                 return Optional.empty(); // someone was first
             }
@@ -268,7 +270,7 @@ public final class Leases {
                     Set<String> inserted = s.insertSlots(fresh, instance, slotMs);
                     // A name nobody had claimed is decided by its insert, as in claimSlot: no second try.
                     fresh.forEach((name, holder) -> answered.put(name, inserted.contains(name)
-                            ? Optional.of(handle(name, holder, 1, started, slotMs, false, null))
+                            ? Optional.of(handle(name, holder, 1, started, slotMs, false, null, 0))
                             : Optional.empty()));
                 }
                 List<String> missed = new ArrayList<>();
@@ -429,7 +431,7 @@ public final class Leases {
         String holder = Tokens.newHolder();
         long started = System.nanoTime();
         if (store().claimAgain(u.name(), u.term(), holder, instance) == 1) {
-            return Optional.of(handle(u.name(), holder, u.term() + 1, started, u.slot().toEpochMilli(), true, null));
+            return Optional.of(handle(u.name(), holder, u.term() + 1, started, u.slot().toEpochMilli(), true, null, 0));
         }
         return Optional.empty();
     }
@@ -521,8 +523,9 @@ public final class Leases {
         return s;
     }
 
-    private Handle handle(String name, String holder, long term, long started, long slotMs, boolean rerun, Unfinished given) {
-        return new Handle(store, name, holder, instance, term, started, slotMs, rerun, given);
+    private Handle handle(String name, String holder, long term, long started, long slotMs, boolean rerun, Unfinished given,
+            long previousSlotMs) {
+        return new Handle(store, name, holder, instance, term, started, slotMs, rerun, given, previousSlotMs);
     }
 
     /** The handle of an instant claimed over {@code read}, naming the unfinished instant it gave up. */
@@ -530,7 +533,7 @@ public final class Leases {
         Unfinished given = read.lastUnfinished()
                 ? new Unfinished(name, Instant.ofEpochMilli(read.slotMs()), read.lastRerun(), read.term())
                 : null;
-        return handle(name, holder, read.term() + 1, started, slotMs, false, given);
+        return handle(name, holder, read.term() + 1, started, slotMs, false, given, read.slotMs());
     }
 
     private static long slotMillis(Instant slot) {

@@ -12,6 +12,9 @@ public enum Accounting {
     SUPERSEDED,
     /** Missed while no replica ran, and run at a replica's start. */
     CAUGHT_UP,
-    /** No replica could claim it because the database did not answer, each saying so in its log. */
+    /**
+     * No replica claimed it, with a log entry saying so: the database did not answer
+     * ({@code instant.unclaimed}), or the claim that passed over it reported it ({@code instant.missed}).
+     */
     UNCLAIMED
 }

@@ -20,6 +20,7 @@ final class InstantAccounting {
     private final Map<String, List<LogEvent>> ends = new HashMap<>();
     private final Map<String, List<ProbeRow>> rows = new HashMap<>();
     private final Map<String, List<long[]>> skippedRanges = new HashMap<>();
+    private final Map<String, List<long[]>> missedRanges = new HashMap<>();
     private final Set<String> endNotRecorded = new HashSet<>();
     private final Set<String> superseded = new HashSet<>();
     private final Set<String> caughtUp = new HashSet<>();
@@ -38,10 +39,9 @@ final class InstantAccounting {
                         .orElse(e.job()) + "#" + e.term());
                 case "instant.superseded" -> superseded.add(key(e.job(), instantOf(e, "instant")));
                 case "instant.caught_up" -> caughtUp.add(key(e.job(), instantOf(e, "instant")));
-                case "instant.unclaimed", "instant.missed" -> unclaimed.add(key(e.job(), instantOf(e, "instant")));
-                case "instant.skipped" -> e.field("first").filter(f -> !f.equals("null")).ifPresent(first ->
-                        skippedRanges.computeIfAbsent(e.job(), k -> new ArrayList<>())
-                                .add(new long[] {Instant.parse(first).toEpochMilli(), instantOf(e, "last")}));
+                case "instant.unclaimed" -> unclaimed.add(key(e.job(), instantOf(e, "instant")));
+                case "instant.missed" -> addRange(missedRanges, e);
+                case "instant.skipped" -> addRange(skippedRanges, e);
                 default -> { }
             }
         }
@@ -80,8 +80,11 @@ final class InstantAccounting {
             found.add(new Violation("accounting", what + " ran as a rerun " + Math.max(reruns.size(), rerunRows) + " times"));
         }
         boolean ran = !first.isEmpty() || firstRows > 0;
-        if (ran && inSkippedRange(job, instant)) {
+        if (ran && inRange(skippedRanges, job, instant)) {
             found.add(new Violation("accounting", what + " both ran and was logged skipped"));
+        }
+        if ((ran || !reruns.isEmpty() || rerunRows > 0) && inRange(missedRanges, job, instant)) {
+            found.add(new Violation("accounting", what + " both ran and was logged missed"));
         }
         boolean firstEnded = first.stream().anyMatch(s -> endedNormally(key, s));
         if (!reruns.isEmpty() || rerunRows > 0) {
@@ -93,13 +96,13 @@ final class InstantAccounting {
         if (ran && firstEnded) {
             return caughtUp.contains(key) ? Accounting.CAUGHT_UP : Accounting.RAN;
         }
-        if (!ran && inSkippedRange(job, instant)) {
+        if (!ran && inRange(skippedRanges, job, instant)) {
             return Accounting.SKIPPED;
         }
         if (superseded.contains(key)) {
             return Accounting.SUPERSEDED;
         }
-        if (!ran && unclaimed.contains(key)) {
+        if (!ran && (unclaimed.contains(key) || inRange(missedRanges, job, instant))) {
             return Accounting.UNCLAIMED;
         }
         found.add(new Violation("accounting", ran
@@ -115,8 +118,14 @@ final class InstantAccounting {
                 && !endNotRecorded.contains(end.job() + "#" + end.term()));
     }
 
-    private boolean inSkippedRange(String job, long instant) {
-        return skippedRanges.getOrDefault(job, List.of()).stream().anyMatch(r -> r[0] <= instant && instant <= r[1]);
+    private static boolean inRange(Map<String, List<long[]>> ranges, String job, long instant) {
+        return ranges.getOrDefault(job, List.of()).stream().anyMatch(r -> r[0] <= instant && instant <= r[1]);
+    }
+
+    /** An entry naming the instants from {@code first} to {@code last}, both included. */
+    private static void addRange(Map<String, List<long[]>> ranges, LogEvent e) {
+        e.field("first").filter(f -> !f.equals("null")).ifPresent(first -> ranges.computeIfAbsent(e.job(),
+                k -> new ArrayList<>()).add(new long[] {Instant.parse(first).toEpochMilli(), instantOf(e, "last")}));
     }
 
     private static <T> List<T> of(Map<String, List<T>> index, String key) {

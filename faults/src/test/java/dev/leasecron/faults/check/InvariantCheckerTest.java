@@ -131,6 +131,25 @@ class InvariantCheckerTest {
     }
 
     @Test
+    void instantsAClaimLoggedMissedAreAccounted() {
+        ran(10, 1, "r1.1");
+        events.add(event("r2.1", 0, "instant.missed", Map.of("job", "j", "first", iso(11), "last", iso(12), "count", "2")));
+        ran(13, 2, "r2.1");
+        Verdict v = check();
+        assertTrue(v.ok(), v.violations().toString());
+        assertEquals(2, v.count(Accounting.UNCLAIMED));
+    }
+
+    @Test
+    void anInstantLoggedMissedThatRanFails() {
+        ran(10, 1, "r1.1");
+        ran(11, 2, "r1.1");
+        events.add(event("r2.1", 0, "instant.missed", Map.of("job", "j", "first", iso(11), "last", iso(12), "count", "2")));
+        ran(13, 3, "r2.1");
+        assertViolation("accounting", "both ran and was logged missed");
+    }
+
+    @Test
     void aRoundThatDidNotStopWithinTheGraceFails() {
         ran(10, 1, "r1.1");
         ran(11, 2, "r1.1");

@@ -40,6 +40,11 @@ public final class MetricsListener implements RoundListener, LeaseListener {
     }
 
     @Override
+    public void missed(ScheduledJob job, long count) {
+        metrics.instantsMissed(job.name(), count);
+    }
+
+    @Override
     public void superseded(ScheduledJob job) {
         metrics.instantSuperseded(job.name());
     }

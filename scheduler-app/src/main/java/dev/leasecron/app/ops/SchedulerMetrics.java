@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code leasecron_claims_total{job,result}}: claims {@code won} or {@code refused};
  *   <li>{@code leasecron_lease_renew_failures_total{job}}, {@code leasecron_lease_losses_total{job}};
  *   <li>{@code leasecron_instants_skipped_total{job}}, {@code leasecron_instants_superseded_total{job}},
- *       {@code leasecron_reruns_total{job}};
+ *       {@code leasecron_instants_missed_total{job}}, {@code leasecron_reruns_total{job}};
  *   <li>{@code leasecron_jobs_loaded}: jobs in the config in force.
  * </ul>
  *
@@ -41,6 +41,7 @@ public final class SchedulerMetrics {
     private final MeterProvider<Counter> leaseLosses;
     private final MeterProvider<Counter> instantsSkipped;
     private final MeterProvider<Counter> instantsSuperseded;
+    private final MeterProvider<Counter> instantsMissed;
     private final MeterProvider<Counter> reruns;
     private final AtomicInteger jobsLoaded = new AtomicInteger();
 
@@ -62,6 +63,8 @@ public final class SchedulerMetrics {
                 .description("Instants not run because a round overran them").withRegistry(registry);
         instantsSuperseded = Counter.builder("leasecron.instants.superseded")
                 .description("Instants not run because a later instant took their slot").withRegistry(registry);
+        instantsMissed = Counter.builder("leasecron.instants.missed")
+                .description("Instants that ran on no replica and never will").withRegistry(registry);
         reruns = Counter.builder("leasecron.reruns")
                 .description("Rounds rerun after a round was cut short").withRegistry(registry);
         Gauge.builder("leasecron.jobs.loaded", jobsLoaded, AtomicInteger::get)
@@ -99,10 +102,19 @@ public final class SchedulerMetrics {
 
     /** {@code count} instants of {@code job} were skipped because a round overran them. */
     public void instantsSkipped(String job, long count) {
+        instantsSkipped.withTags("job", job).increment(nonNegative(count));
+    }
+
+    /** {@code count} instants of {@code job} ran on no replica and never will. */
+    public void instantsMissed(String job, long count) {
+        instantsMissed.withTags("job", job).increment(nonNegative(count));
+    }
+
+    private static long nonNegative(long count) {
         if (count < 0) {
             throw new IllegalArgumentException("count must not be negative: " + count);
         }
-        instantsSkipped.withTags("job", job).increment(count);
+        return count;
     }
 
     /** An instant of {@code job} was superseded by a later one before it ran. */

@@ -31,6 +31,8 @@ final class JobLoop {
     private final LeaseScope scope;
     private final RoundListener listener;
     private final SharedStatements shared;
+    /** The last instant this loop logged missed, so that no instant is logged missed twice by it. */
+    private Instant missedLoggedThrough = Instant.EPOCH;
 
     JobLoop(ScheduledJob job, Leases leases, SharedStatements shared, DueClock clock, RoundRunner rounds,
             LocalRounds localRounds, LeaseScope scope, RoundListener listener) {
@@ -85,6 +87,7 @@ final class JobLoop {
         if (claimed.isEmpty()) {
             return instant;
         }
+        logPassedOver(claimed.get());
         Instant passed = rounds.run(job, claimed.get());
         return passed.isAfter(instant) ? passed : instant;
     }
@@ -115,23 +118,48 @@ final class JobLoop {
             return Optional.of(now);
         }
         if (!job.catchUpLatest() || !recent) {
-            event(Level.WARN, "instant.missed", job)
-                    .addKeyValue("instant", missed.toString())
-                    .addKeyValue("last_on_record", last.get().get().toString())
-                    .addKeyValue("reason", job.catchUpLatest() ? "older than " + CATCH_UP_WINDOW.toHours() + "h" : "catchUp: none")
-                    .log("instant {} of {} ran on no replica and is not caught up", missed, job.name());
+            logMissed(last.get().get(), missed,
+                    job.catchUpLatest() ? "older than " + CATCH_UP_WINDOW.toHours() + "h" : "catchUp: none");
             return Optional.of(now);
         }
         Optional<Handle> claimed = claim(missed);
         if (claimed.isEmpty()) {
             return Optional.of(now);
         }
+        logPassedOver(claimed.get());
         event(Level.INFO, "instant.caught_up", job)
                 .addKeyValue("instant", missed.toString())
                 .addKeyValue("last_on_record", last.get().get().toString())
                 .log("catching up {} of {}: the most recent instant no replica ran", missed, job.name());
         Instant passed = rounds.run(job, claimed.get());
         return Optional.of(passed.isAfter(now) ? passed : now);
+    }
+
+    /**
+     * The instants between the last one on record and the one just claimed were never claimed and never
+     * will be: their claims came while the database did not answer, or while a round held the lease
+     * that did not record them as skipped (it ended after losing its lease).
+     */
+    private void logPassedOver(Handle claimed) {
+        Instant slot = claimed.slot().orElseThrow();
+        claimed.previousSlot().ifPresent(previous -> logMissed(previous, slot.minusMillis(1), "no replica claimed them"));
+    }
+
+    /** Logs the instants after {@code lastOnRecord} up to {@code last} as missed, once. */
+    private void logMissed(Instant lastOnRecord, Instant last, String reason) {
+        Instant after = lastOnRecord.isAfter(missedLoggedThrough) ? lastOnRecord : missedLoggedThrough;
+        InstantSpan.of(job.instants(), after, last).ifPresent(span -> {
+            missedLoggedThrough = span.last();
+            listener.missed(job, span.count());
+            event(Level.WARN, "instant.missed", job)
+                    .addKeyValue("first", span.first().toString())
+                    .addKeyValue("last", span.last().toString())
+                    .addKeyValue("count", span.count())
+                    .addKeyValue("last_on_record", lastOnRecord.toString())
+                    .addKeyValue("reason", reason)
+                    .log("{} instant(s) of {} from {} to {} ran on no replica and never will: {}", span.countText(),
+                            job.name(), span.first(), span.last(), reason);
+        });
     }
 
     /** Whether a round holds the job's lease now; a database that does not answer counts as not held. */

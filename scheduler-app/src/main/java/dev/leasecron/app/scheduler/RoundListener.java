@@ -17,6 +17,9 @@ public interface RoundListener {
     /** Instants of a job were skipped because a round overran them. */
     default void skipped(ScheduledJob job, long count) {}
 
+    /** Instants of a job ran on no replica and never will: logged {@code instant.missed}. */
+    default void missed(ScheduledJob job, long count) {}
+
     /** An unfinished instant was given up by the claim of a later one. */
     default void superseded(ScheduledJob job) {}
 

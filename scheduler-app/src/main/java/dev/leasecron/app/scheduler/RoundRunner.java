@@ -83,7 +83,6 @@ final class RoundRunner {
                     .log("instant {} of {} was cut short and is given up for {}: it never runs again",
                             given.slot(), job.name(), instant);
             listener.superseded(job);
-            logHeldOver(job, given.slot(), instant);
         });
         Instant startedAt = nowOr(instant);
         Duration delay = Duration.between(instant, startedAt);
@@ -291,35 +290,17 @@ final class RoundRunner {
         return error.getMessage() == null ? error.getClass().getName() : error.getMessage();
     }
 
-    /**
-     * The instants between one given up and the one claimed now came while the round cut short still
-     * held the name, so every claim of them was refused, and no rerun's end will take them along now:
-     * logged as skipped here, or they would be missing without a trace.
-     */
-    private void logHeldOver(ScheduledJob job, Instant givenUp, Instant claimed) {
-        job.instants().latestAtOrBefore(claimed.minusMillis(1))
-                .filter(last -> last.isAfter(givenUp))
-                .ifPresent(last -> logSkipped(job, givenUp, last));
-    }
-
     private void logSkipped(ScheduledJob job, Instant instant, Instant passed) {
-        long count = 0;
-        Instant first = null;
-        for (Optional<Instant> t = job.instants().next(instant); t.isPresent() && !t.get().isAfter(passed);
-                t = job.instants().next(t.get())) {
-            if (first == null) {
-                first = t.get();
-            }
-            count++;
-        }
-        listener.skipped(job, count);
-        Optional<Instant> next = job.instants().next(passed);
-        RoundLog.event(Level.WARN, "instant.skipped", job)
-                .addKeyValue("count", count)
-                .addKeyValue("first", String.valueOf(first))
-                .addKeyValue("last", passed.toString())
-                .addKeyValue("next_instant", next.map(Instant::toString).orElse(null))
-                .log("round of {} for {} overran {} instant(s) up to {}: skipped; next instant {}", job.name(), instant,
-                        count, passed, next.map(Instant::toString).orElse("none"));
+        InstantSpan.of(job.instants(), instant, passed).ifPresent(span -> {
+            listener.skipped(job, span.count());
+            Optional<Instant> next = job.instants().next(passed);
+            RoundLog.event(Level.WARN, "instant.skipped", job)
+                    .addKeyValue("count", span.count())
+                    .addKeyValue("first", span.first().toString())
+                    .addKeyValue("last", span.last().toString())
+                    .addKeyValue("next_instant", next.map(Instant::toString).orElse(null))
+                    .log("round of {} for {} overran {} instant(s) up to {}: skipped; next instant {}", job.name(),
+                            instant, span.countText(), span.last(), next.map(Instant::toString).orElse("none"));
+        });
     }
 }

@@ -32,6 +32,11 @@ final class Replica implements AutoCloseable {
             }
 
             @Override
+            public void missed(ScheduledJob job, long count) {
+                events.add("missed " + job.name() + " " + count);
+            }
+
+            @Override
             public void superseded(ScheduledJob job) {
                 events.add("superseded " + job.name());
             }

@@ -256,7 +256,7 @@ class SchedulerTest {
 
     @ParameterizedTest
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
-    void instantsHeldOverByARoundGivenUpAreLoggedSkipped(TestDatabase db) throws Exception {
+    void instantsHeldOverByARoundGivenUpAreLoggedMissed(TestDatabase db) throws Exception {
         String name = uniqueName("held-over");
         Leases seed = db.leases(TestTimings.FAST);
         Instant now = seed.readDatabaseClock();
@@ -269,7 +269,33 @@ class SchedulerTest {
         try (Replica a = new Replica(db, TestTimings.FAST).start(job(name, job, "a", false, Duration.ofMinutes(1)))) {
             await().atMost(Duration.ofSeconds(10)).until(() -> a.events.contains("superseded " + name));
             await().atMost(Duration.ofSeconds(2)).until(() -> a.events.stream()
-                    .anyMatch(e -> e.startsWith("skipped " + name + " ") && !e.equals("skipped " + name + " 0")));
+                    .anyMatch(e -> e.startsWith("missed " + name + " ") && !e.equals("missed " + name + " 0")));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void instantsRefusedWhileARoundHeldTheLeaseThatItsEndDidNotTakeAlongAreLoggedMissed(TestDatabase db)
+            throws Exception {
+        String name = uniqueName("not-taken-along");
+        // A peer's round holds the name for two instants and records its end without taking them along,
+        // as a round whose lease was lost does: the claim that passes over them must report them.
+        Leases peer = db.leases(TestTimings.FAST);
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+                .until(() -> peer.readDatabaseClock().toEpochMilli() % 1000 < 300);
+        Instant held = new EveryPeriod(SECOND).latestAtOrBefore(peer.readDatabaseClock()).orElseThrow();
+        Handle round = peer.claimSlot("cron:" + name, held).orElseThrow();
+
+        RecordingJob job = new RecordingJob();
+        try (Replica a = new Replica(db, TestTimings.FAST).start(job(name, job, "a", false, Duration.ofMinutes(1)))) {
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> !peer.readDatabaseClock().isBefore(held.plusMillis(2300)));
+            round.finish(held);
+            await().atMost(Duration.ofSeconds(10)).until(() -> !job.rounds().isEmpty());
+            assertEquals(held.plusSeconds(3), job.rounds().getFirst().instant());
+            await().atMost(Duration.ofSeconds(2)).until(() -> a.events.contains("missed " + name + " 2"));
+            assertTrue(a.events.stream().noneMatch(e -> e.startsWith("skipped " + name + " ")
+                    || e.equals("superseded " + name)), a.events.toString());
         }
     }
 }
