@@ -24,12 +24,13 @@ interface Contender {
 
     static Contender named(String name) {
         return switch (name) {
-            case "leasecron" -> new LeasecronContender();
+            case LeasecronContender.NAME -> new LeasecronContender(false);
+            case LeasecronContender.SINGLE_ROW -> new LeasecronContender(true);
             case "shedlock" -> new ShedLockContender();
             case "db-scheduler" -> new DbSchedulerContender();
             case "quartz" -> new QuartzContender();
             default -> throw new IllegalArgumentException("unknown scheduler " + name
-                    + " (leasecron, shedlock, db-scheduler, quartz)");
+                    + " (leasecron, leasecron-single-row, shedlock, db-scheduler, quartz)");
         };
     }
 }

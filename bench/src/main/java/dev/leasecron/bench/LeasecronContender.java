@@ -17,14 +17,26 @@ import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
 
-/** leasecron as the daemon builds it: one {@link Scheduler} per replica with the default timings (15 s lease). */
+/**
+ * leasecron as the daemon builds it: one {@link Scheduler} per replica with the default timings (15 s
+ * lease). Its single-row variant sends every claim, finish and release as a statement of its own, as
+ * before the statements of rounds due or ending together were shared: the "before" of batching.
+ */
 final class LeasecronContender implements Contender {
+    static final String NAME = "leasecron";
+    static final String SINGLE_ROW = "leasecron-single-row";
+
+    private final boolean singleRow;
     private final List<Scheduler> schedulers = new ArrayList<>();
     private final List<Leases> leases = new ArrayList<>();
 
+    LeasecronContender(boolean singleRow) {
+        this.singleRow = singleRow;
+    }
+
     @Override
     public String name() {
-        return "leasecron";
+        return singleRow ? SINGLE_ROW : NAME;
     }
 
     @Override
@@ -56,7 +68,9 @@ final class LeasecronContender implements Contender {
                 scheduled.add(new ScheduledJob("job-" + j, "cron:job-" + j, new EverySeconds(periodSeconds), "noop", noop,
                         Map.of(), Duration.ofMinutes(1), false, true));
             }
-            Scheduler s = new Scheduler(l, new GuardedTransactions(l, pools.get(r), Map.of()), RoundListener.NONE);
+            GuardedTransactions transactions = new GuardedTransactions(l, pools.get(r), Map.of());
+            Scheduler s = singleRow ? Scheduler.withSingleRowStatements(l, transactions, RoundListener.NONE)
+                    : new Scheduler(l, transactions, RoundListener.NONE);
             s.start(scheduled);
             schedulers.add(s);
             leases.add(l);
@@ -86,6 +100,8 @@ final class LeasecronContender implements Contender {
 
     @Override
     public String settings() {
-        return "one Scheduler per replica, default timings (lease 15 s, renew 2 s), a virtual thread per job";
+        return "one Scheduler per replica, default timings (lease 15 s, renew 2 s), a virtual thread per job, "
+                + (singleRow ? "every claim, finish and release a single-row statement of its own"
+                        : "claims and finishes due together shared in batch statements");
     }
 }

@@ -33,12 +33,26 @@ public final class Scheduler {
     private volatile Map<String, ScheduledJob> clusterJobs = Map.of();
 
     public Scheduler(Leases leases, GuardedTransactions transactions, RoundListener listener) {
+        this(leases, transactions, listener, SharedStatements.batched(leases));
+    }
+
+    private Scheduler(Leases leases, GuardedTransactions transactions, RoundListener listener, SharedStatements shared) {
         this.leases = leases;
         this.clock = new DueClock(leases);
         this.listener = listener;
-        this.shared = new SharedStatements(leases);
+        this.shared = shared;
         this.roundRunner = new RoundRunner(leases, shared, transactions, rounds, clock, listener, inFlight);
         this.localRounds = new LocalRounds(rounds, transactions, leases.instance(), listener, inFlight);
+    }
+
+    /**
+     * A scheduler whose every claim, finish and release is a single-row statement of its own instead of
+     * a batch shared with the rounds due or ending with it: what a round cost before its statements
+     * were shared, for a benchmark to set beside the default. Behaves the same otherwise.
+     */
+    public static Scheduler withSingleRowStatements(Leases leases, GuardedTransactions transactions,
+            RoundListener listener) {
+        return new Scheduler(leases, transactions, listener, SharedStatements.singleRow(leases));
     }
 
     /** Starts the jobs and the rerun sweep. */

@@ -21,7 +21,8 @@ import java.util.stream.Collectors;
  * arriving within a few milliseconds of each other go out as one batch statement (see
  * {@link Coalescer}). The jobs due at the same instant wake together, so their claims share a
  * statement, and the rounds that end together share their finishes. A job alone goes the same way, a
- * batch of one.
+ * batch of one. {@link #singleRow} sends each call as the single-row statement instead, for measuring
+ * what sharing them buys.
  */
 final class SharedStatements {
     /**
@@ -35,14 +36,28 @@ final class SharedStatements {
 
     private record Ending(Handle handle, Instant passed) {}
 
+    private final Leases leases;
+    private final boolean shared;
     private final Coalescer<SlotName, Optional<Handle>> claims;
     private final Coalescer<Ending, Boolean> finishes;
     private final Coalescer<Handle, Boolean> releases;
 
-    SharedStatements(Leases leases) {
+    private SharedStatements(Leases leases, boolean shared) {
+        this.leases = leases;
+        this.shared = shared;
         this.claims = new Coalescer<>("claim-batch", WINDOW, asked -> claim(leases, asked));
         this.finishes = new Coalescer<>("finish-batch", WINDOW, asked -> finish(leases, asked));
         this.releases = new Coalescer<>("release-batch", WINDOW, leases::releaseAll);
+    }
+
+    /** Calls arriving together share a batch statement. */
+    static SharedStatements batched(Leases leases) {
+        return new SharedStatements(leases, true);
+    }
+
+    /** Every call is its single-row statement, sent at once: one statement per job and step. */
+    static SharedStatements singleRow(Leases leases) {
+        return new SharedStatements(leases, false);
     }
 
     /**
@@ -51,7 +66,7 @@ final class SharedStatements {
      * @throws LeaseDatabaseException the database did not answer for this name
      */
     Optional<Handle> claimSlot(String name, Instant slot) throws InterruptedException {
-        return claims.call(new SlotName(name, slot));
+        return shared ? claims.call(new SlotName(name, slot)) : leases.claimSlot(name, slot);
     }
 
     /**
@@ -61,6 +76,10 @@ final class SharedStatements {
      * @throws LeaseDatabaseException the database did not answer
      */
     void finish(Handle handle, Instant passed) throws InterruptedException {
+        if (!shared) {
+            handle.finish(passed);
+            return;
+        }
         if (!finishes.call(new Ending(handle, passed))) {
             throw new LeaseLostException("lease " + handle.name() + " (term " + handle.term() + ") was "
                     + (handle.lost() ? "known lost" : "lost meanwhile") + "; the round's end is recorded, the name was not given back");
@@ -74,6 +93,10 @@ final class SharedStatements {
      * @throws LeaseDatabaseException the database did not answer
      */
     void release(Handle handle) throws InterruptedException {
+        if (!shared) {
+            handle.release();
+            return;
+        }
         if (!releases.call(handle)) {
             throw new LeaseLostException("lease " + handle.name() + " (term " + handle.term() + ") was already gone at release");
         }
