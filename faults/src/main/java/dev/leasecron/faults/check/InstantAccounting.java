@@ -21,7 +21,7 @@ final class InstantAccounting {
     private final Map<String, List<ProbeRow>> rows = new HashMap<>();
     private final Map<String, List<long[]>> skippedRanges = new HashMap<>();
     private final Map<String, List<long[]>> missedRanges = new HashMap<>();
-    private final Set<String> endNotRecorded = new HashSet<>();
+    private final Set<String> endUncertain = new HashSet<>();
     private final Set<String> superseded = new HashSet<>();
     private final Set<String> caughtUp = new HashSet<>();
     private final Set<String> unclaimed = new HashSet<>();
@@ -32,10 +32,11 @@ final class InstantAccounting {
             switch (e.event()) {
                 case "round.start" -> starts.computeIfAbsent(key(e.job(), instantOf(e, "instant")), k -> new ArrayList<>()).add(e);
                 case "round.end" -> ends.computeIfAbsent(key(e.job(), instantOf(e, "instant")), k -> new ArrayList<>()).add(e);
-                // A round whose end was not recorded under its lease (the finish failed, or came after
-                // the lease ran out) is rerun like a crashed one: the spec allows that rerun.
-                case "round.finish_failed" -> endNotRecorded.add(e.job() + "#" + e.term());
-                case "lease.lost" -> endNotRecorded.add(e.field("lease").map(l -> l.replaceFirst("^cron:", ""))
+                // A round whose end may not be on record (the finish failed, or came after the lease ran
+                // out) may be rerun like a crashed one: the spec allows that rerun, and does not require it,
+                // since a finish whose answer was lost may have landed.
+                case "round.finish_failed" -> endUncertain.add(e.job() + "#" + e.term());
+                case "lease.lost" -> endUncertain.add(e.field("lease").map(l -> l.replaceFirst("^cron:", ""))
                         .orElse(e.job()) + "#" + e.term());
                 case "instant.superseded" -> superseded.add(key(e.job(), instantOf(e, "instant")));
                 case "instant.caught_up" -> caughtUp.add(key(e.job(), instantOf(e, "instant")));
@@ -86,14 +87,13 @@ final class InstantAccounting {
         if ((ran || !reruns.isEmpty() || rerunRows > 0) && inRange(missedRanges, job, instant)) {
             found.add(new Violation("accounting", what + " both ran and was logged missed"));
         }
-        boolean firstEnded = first.stream().anyMatch(s -> endedNormally(key, s));
         if (!reruns.isEmpty() || rerunRows > 0) {
-            if (firstEnded) {
+            if (first.stream().anyMatch(s -> endedOnRecord(key, s))) {
                 found.add(new Violation("accounting", what + " ran again after its first round ran to its end"));
             }
             return Accounting.RERUN;
         }
-        if (ran && firstEnded) {
+        if (ran && first.stream().anyMatch(s -> ranToItsEnd(key, s))) {
             return caughtUp.contains(key) ? Accounting.CAUGHT_UP : Accounting.RAN;
         }
         if (!ran && inRange(skippedRanges, job, instant)) {
@@ -111,11 +111,15 @@ final class InstantAccounting {
         return null;
     }
 
-    /** A round ran to its end: ok, failed or timed out, and its end was recorded (a failed finish is a crash). */
-    private boolean endedNormally(String key, LogEvent start) {
+    /** A round ran to its end: ok, failed or timed out, whether or not its end reached the record. */
+    private boolean ranToItsEnd(String key, LogEvent start) {
         return of(ends, key).stream().anyMatch(end -> end.term() == start.term()
-                && !end.field("outcome").orElse("").equals("cut_short")
-                && !endNotRecorded.contains(end.job() + "#" + end.term()));
+                && !end.field("outcome").orElse("").equals("cut_short"));
+    }
+
+    /** A round ran to its end and its end is on record for certain: a rerun of it would be a second run. */
+    private boolean endedOnRecord(String key, LogEvent start) {
+        return ranToItsEnd(key, start) && !endUncertain.contains(start.job() + "#" + start.term());
     }
 
     private static boolean inRange(Map<String, List<long[]>> ranges, String job, long instant) {

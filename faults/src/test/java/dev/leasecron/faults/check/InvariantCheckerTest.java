@@ -107,6 +107,19 @@ class InvariantCheckerTest {
     }
 
     @Test
+    void aRoundWhoseFinishFailedRanWhetherOrNotItRunsAgain() {
+        // Its finish may have landed with only the answer lost: the claim that follows gives nothing up.
+        ran(10, 1, "r1.1");
+        ran(11, 2, "r1.1");
+        events.add(event("r1.1", ms(11) + 500, "round.finish_failed", Map.of("job", "j", "term", "2")));
+        ran(12, 3, "r2.1");
+        ran(13, 4, "r2.1");
+        Verdict v = check();
+        assertTrue(v.ok(), v.violations().toString());
+        assertEquals(4, v.count(Accounting.RAN));
+    }
+
+    @Test
     void aRoundCutShortAndNeverRunAgainFails() {
         ran(10, 1, "r1.1");
         start(11, 2, false, "r2.1");

@@ -241,8 +241,9 @@ final class RoundRunner {
     private static void finishFailed(ScheduledJob job, Handle handle, String error) {
         RoundLog.event(Level.ERROR, "round.finish_failed", job).addKeyValue("term", handle.term())
                 .addKeyValue("error", error)
-                .log("could not record the end of the round of {}: its lease expires on its own and the "
-                        + "instant is run again like a crashed round: {}", job.name(), error);
+                .log("could not record the end of the round of {}: unless the statement landed with only its answer "
+                        + "lost, the lease expires on its own and the instant runs again like a crashed round's: {}",
+                        job.name(), error);
     }
 
     /** Releases the lease of a round cut short, sharing the statement with the rounds cut short with it. */
