@@ -20,8 +20,9 @@ final class StepDownCheck {
     private StepDownCheck() {}
 
     /**
-     * @param bound how long after the loss the round may log its end: the step-down grace, plus the
-     *     release statement's timeout and scheduling slack
+     * @param bound how long after the loss the round's work may end (its {@code round.end} entry less the
+     *     time its release took): the step-down grace, plus what a statement of the work may still wait
+     *     for (a stall, a statement timeout) and scheduling slack
      * @param exits each process's exit status; a process still absent never exited
      */
     static void check(List<LogEvent> events, Map<String, Integer> exits, Duration bound, Consumer<Violation> out) {
@@ -42,10 +43,14 @@ final class StepDownCheck {
                             && e.job().equals(job) && e.term() == lost.term())
                     .findFirst();
             if (end.isPresent()) {
-                long took = end.get().atMs() - lost.atMs();
+                // The work's own end: the entry comes after the release, which a database that does not
+                // answer may hold up for its connection and statement timeouts.
+                long releasing = end.get().field("work_ms").map(w -> end.get().field("duration_ms").map(Long::parseLong)
+                        .orElse(0L) - Long.parseLong(w)).orElse(0L);
+                long took = end.get().atMs() - releasing - lost.atMs();
                 if (took > bound.toMillis()) {
                     out.accept(new Violation("step-down", lost.process() + ": " + job + " term " + lost.term()
-                            + " ended " + took + " ms after its lease was lost, past " + bound.toMillis() + " ms"));
+                            + " stopped its work " + took + " ms after its lease was lost, past " + bound.toMillis() + " ms"));
                 }
                 continue;
             }

@@ -131,7 +131,7 @@ final class SeedRun {
             r.ignoredTerm().forEach(p -> extra.add(new Violation("shutdown", p + " did not exit on SIGTERM within "
                     + TERM_WAIT_MS + " ms")));
         }
-        // A round may log its end only after its release statement, which a stalled database holds up.
+        // The work's last guarded statement may be held up by a stall until its timeout.
         Duration bound = Duration.ofMillis(timings.graceMs() + maxStall).plus(timings.statementTimeout())
                 .plusSeconds(1);
         Verdict v = new InvariantChecker(ProbeSetup.schedules(), bound).check(from, to, rows, events, exits);

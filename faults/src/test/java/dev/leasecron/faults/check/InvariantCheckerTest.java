@@ -163,6 +163,22 @@ class InvariantCheckerTest {
     }
 
     @Test
+    void aReleaseHeldUpByTheDatabaseDoesNotCountAgainstTheGrace() {
+        ran(10, 1, "r1.1");
+        ran(11, 2, "r1.1");
+        ran(12, 3, "r1.1");
+        start(13, 4, false, "r1.1");
+        rows.add(new ProbeRow("j", ms(13), 4, "h4", false, ms(13) + 10, ms(13) + 90, 3));
+        // Lost at 13.2 s, work returned at 13.5 s, then the release waited 4 s on the database.
+        events.add(event("r1.1", ms(13) + 200, "lease.lost", Map.of("lease", "cron:j", "term", "4")));
+        events.add(event("r1.1", ms(17) + 500, "round.end", Map.of("job", "j", "instant", iso(13), "term", "4",
+                "rerun", "false", "outcome", "cut_short", "duration_ms", "4500", "work_ms", "500")));
+        rerun(13, 5, "r2.1");
+        Verdict v = check();
+        assertTrue(v.ok(), v.violations().toString());
+    }
+
+    @Test
     void aRoundThatDidNotStopWithinTheGraceFails() {
         ran(10, 1, "r1.1");
         ran(11, 2, "r1.1");

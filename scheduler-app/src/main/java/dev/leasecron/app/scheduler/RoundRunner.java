@@ -109,6 +109,7 @@ final class RoundRunner {
             timer.interrupt();
             overrunWatch.interrupt();
         }
+        Duration worked = Duration.ofNanos(System.nanoTime() - started);
         holding.stop();
 
         Outcome outcome = outcomeOf(error, handle, work);
@@ -121,7 +122,7 @@ final class RoundRunner {
             overranOnRecord = finish(job, handle, passed);
         }
         Duration took = Duration.ofNanos(System.nanoTime() - started);
-        logEnd(job, handle, instant, outcome, took, error, work);
+        logEnd(job, handle, instant, outcome, took, worked, error, work);
         listener.ended(job, handle.rerun(), outcome, took);
         if (overranOnRecord && passed.isAfter(instant)) {
             logSkipped(job, instant, passed);
@@ -265,8 +266,13 @@ final class RoundRunner {
                 .log("could not give back the lease of {}: it expires on its own: {}", job.name(), error);
     }
 
+    /**
+     * Logs the round's end. {@code took} runs to the finish or release recorded; {@code worked} only to
+     * when the job's work returned, which is what the step-down grace bounds after a loss, while a
+     * release may still wait on a database that does not answer.
+     */
     private static void logEnd(ScheduledJob job, Handle handle, Instant instant, Outcome outcome, Duration took,
-            Throwable error, LeaseScope work) {
+            Duration worked, Throwable error, LeaseScope work) {
         Level level = switch (outcome) {
             case OK -> Level.INFO;
             case CUT_SHORT, TIMEOUT -> Level.WARN;
@@ -276,6 +282,7 @@ final class RoundRunner {
         var entry = round(level, "round.end", job, instant, handle.term(), handle.holder(), handle.instance(), handle.rerun())
                 .addKeyValue("outcome", outcome.label())
                 .addKeyValue("duration_ms", took.toMillis())
+                .addKeyValue("work_ms", worked.toMillis())
                 .addKeyValue("error", reason);
         if (outcome == Outcome.FAILED) {
             entry = entry.setCause(error);
