@@ -14,6 +14,9 @@ import java.util.function.LongSupplier;
  * instant never fires early, and fires at most one round trip late.
  */
 public final class DatabaseClock {
+    /** How long a tighter sample is kept over later, looser ones. */
+    static final long KEEP_AT_MOST_NANOS = 30_000_000_000L;
+
     private final LongSupplier nanoTime;
     private volatile Sample latest;
 
@@ -48,7 +51,11 @@ public final class DatabaseClock {
         return s == null ? Long.MAX_VALUE : nanoTime.getAsLong() - s.receivedNanos();
     }
 
-    void observe(long dbMillis, long receivedNanos) {
-        latest = new Sample(dbMillis, receivedNanos);
+    synchronized void observe(long dbMillis, long receivedNanos) {
+        Sample kept = latest;
+        if (kept == null || receivedNanos - kept.receivedNanos() >= KEEP_AT_MOST_NANOS
+                || dbMillis * 1_000_000L - receivedNanos >= kept.dbMillis() * 1_000_000L - kept.receivedNanos()) {
+            latest = new Sample(dbMillis, receivedNanos);
+        }
     }
 }

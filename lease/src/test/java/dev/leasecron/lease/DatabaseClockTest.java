@@ -1,6 +1,7 @@
 package dev.leasecron.lease;
 
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +12,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -54,5 +57,27 @@ class DatabaseClockTest {
             // The database answers in whole milliseconds, so the estimate is compared at that precision.
             assertTrue(fresh.toEpochMilli() >= estimate.toEpochMilli(), "estimate " + estimate + " ahead of the database's " + fresh);
         }
+    }
+
+    @Test
+    void aLooserSampleDoesNotReplaceATighterOne() {
+        AtomicLong nanos = new AtomicLong(1_000_000_000L);
+        DatabaseClock clock = new DatabaseClock(nanos::get);
+        clock.observe(5_000, nanos.get()); // a quick read: the database's 5.000 s arrived at once
+        nanos.addAndGet(2_000_000_000L);
+        clock.observe(6_950, nanos.get()); // a slow batch: read at 6.950 s, arrived when it was 7.000 s
+        assertEquals(7_000, clock.now().toEpochMilli(), "the quick read's bound is the higher one");
+        clock.observe(7_001, nanos.get());
+        assertEquals(7_001, clock.now().toEpochMilli(), "a tighter sample replaces it");
+    }
+
+    @Test
+    void aSampleKeptTooLongGivesWayEvenToALowerOne() {
+        AtomicLong nanos = new AtomicLong(0);
+        DatabaseClock clock = new DatabaseClock(nanos::get);
+        clock.observe(100_000, 0);
+        nanos.addAndGet(DatabaseClock.KEEP_AT_MOST_NANOS);
+        clock.observe(120_000, nanos.get()); // the database clock was stepped back 10 s
+        assertEquals(120_000, clock.now().toEpochMilli());
     }
 }

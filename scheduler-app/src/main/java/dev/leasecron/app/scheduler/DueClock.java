@@ -17,8 +17,18 @@ final class DueClock {
     private static final long STALE_NANOS = Duration.ofSeconds(30).toNanos();
     /** Long waits are cut into slices so a refreshed sample can shorten them. */
     private static final Duration MAX_SLICE = Duration.ofSeconds(30);
+    /**
+     * Within this of an instant, a sample older than {@link #FRESH_NANOS} is refreshed with a read of
+     * the clock alone: its bound is a round trip behind the database at most, where a claim's sample
+     * can trail by the tens of milliseconds a batch read takes. One statement per replica serves every
+     * job due at that instant.
+     */
+    private static final Duration LAST_STRETCH = Duration.ofSeconds(1);
+    private static final long FRESH_NANOS = Duration.ofSeconds(5).toNanos();
 
     private final Leases leases;
+    private boolean tried;
+    private long lastTryNanos;
 
     DueClock(Leases leases) {
         this.leases = leases;
@@ -55,6 +65,22 @@ final class DueClock {
         }
     }
 
+    /** Reads the database clock unless a sample younger than {@code nanos} came meanwhile; failures are left to {@link #now}. */
+    private synchronized void refreshOlderThan(long nanos) {
+        long at = System.nanoTime();
+        // A database that does not answer is asked once per that age, not by every job waiting.
+        if (leases.clock().sampleAgeNanos() < nanos || (tried && at - lastTryNanos < nanos)) {
+            return;
+        }
+        tried = true;
+        lastTryNanos = at;
+        try {
+            leases.readDatabaseClock();
+        } catch (LeaseDatabaseException e) {
+            // The sample kept still bounds the database's now from below; it fires late, never early.
+        }
+    }
+
     /**
      * Waits until the database clock has reached {@code instant}.
      *
@@ -67,7 +93,16 @@ final class DueClock {
                 if (left.isNegative() || left.isZero()) {
                     return true;
                 }
-                if (until.await(left.compareTo(MAX_SLICE) < 0 ? left : MAX_SLICE)) {
+                if (left.compareTo(LAST_STRETCH) < 0 && leases.clock().sampleAgeNanos() >= FRESH_NANOS) {
+                    refreshOlderThan(FRESH_NANOS);
+                    left = Duration.between(now(until), instant);
+                    if (left.isNegative() || left.isZero()) {
+                        return true;
+                    }
+                }
+                // Far from the instant, wake once more at the start of the last stretch to refresh there.
+                Duration slice = left.compareTo(LAST_STRETCH) > 0 ? left.minus(LAST_STRETCH) : left;
+                if (until.await(slice.compareTo(MAX_SLICE) < 0 ? slice : MAX_SLICE)) {
                     return false;
                 }
             }

@@ -7,6 +7,7 @@ import dev.leasecron.lease.LeaseScope;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -60,13 +61,13 @@ final class LocalRounds {
                 MDC.clear();
             }
         });
-        Thread timer = RoundRunner.cancelAfterTimeout(job, work);
+        ScheduledFuture<?> timer = RoundRunner.cancelAfterTimeout(job, work);
         try (AutoCloseable ignored = work.onCancel(worker::interrupt)) {
             done.exceptionally(t -> null).join();
         } catch (Exception e) {
             throw new IllegalStateException(e); // unregistering a callback does not fail
         } finally {
-            timer.interrupt();
+            timer.cancel(false);
         }
         Throwable error = done.isCompletedExceptionally() ? done.exceptionNow() : null;
         Outcome outcome = error == null ? Outcome.OK

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -95,8 +96,8 @@ final class RoundRunner {
 
         Holding holding = leases.hold(handle, rounds, LoggerFactory.getLogger("leasecron.lease"));
         LeaseScope work = holding.scope().child();
-        Thread timer = cancelAfterTimeout(job, work);
-        Thread overrunWatch = startOverrunWatch(job, instant, work);
+        ScheduledFuture<?> timer = cancelAfterTimeout(job, work);
+        Optional<ScheduledFuture<?>> overrunNotice = noticeOverrun(job, instant, work);
         Throwable error = null;
         try {
             leases.run(work, handle, RoundLog.LOG, scope -> {
@@ -106,8 +107,8 @@ final class RoundRunner {
         } catch (Exception e) {
             error = e;
         } finally {
-            timer.interrupt();
-            overrunWatch.interrupt();
+            timer.cancel(false);
+            overrunNotice.ifPresent(n -> n.cancel(false));
         }
         Duration worked = Duration.ofNanos(System.nanoTime() - started);
         holding.stop();
@@ -160,30 +161,27 @@ final class RoundRunner {
         return Outcome.FAILED;
     }
 
-    /** Cancels {@code work} once the job's timeout has passed, unless the returned thread is interrupted first. */
-    static Thread cancelAfterTimeout(ScheduledJob job, LeaseScope work) {
-        return Thread.ofVirtual().name("round-timeout " + job.name()).start(() -> {
-            try {
-                Thread.sleep(job.timeout());
-                work.cancel(new TimeoutException("round ran past its timeout of " + job.timeout()));
-            } catch (InterruptedException e) {
-                // The round ended first.
-            }
-        });
+    /** Cancels {@code work} once the job's timeout has passed, unless the returned timer is cancelled first. */
+    static ScheduledFuture<?> cancelAfterTimeout(ScheduledJob job, LeaseScope work) {
+        return RoundTimers.after(job.timeout(),
+                () -> work.cancel(new TimeoutException("round ran past its timeout of " + job.timeout())));
     }
 
-    /** Says so when the job's next instant comes while this round still runs. */
-    private Thread startOverrunWatch(ScheduledJob job, Instant instant, LeaseScope work) {
-        return Thread.ofVirtual().name("round-overrun " + job.name()).start(() -> {
-            Optional<Instant> next = job.instants().next(instant);
-            if (next.isPresent() && clock.awaitDue(next.get(), work)) {
+    /**
+     * Says so when the job's next instant comes while this round still runs, unless the returned timer
+     * is cancelled first. The wait is measured on the database clock's estimate, a lower bound, so
+     * the notice never comes before the instant.
+     */
+    private Optional<ScheduledFuture<?>> noticeOverrun(ScheduledJob job, Instant instant, LeaseScope work) {
+        return job.instants().next(instant).map(next -> RoundTimers.after(Duration.between(nowOr(instant), next), () -> {
+            if (!work.isCancelled()) {
                 RoundLog.event(Level.WARN, "round.overrun", job)
                         .addKeyValue("instant", instant.toString())
-                        .addKeyValue("next_instant", next.get().toString())
+                        .addKeyValue("next_instant", next.toString())
                         .log("round of {} for {} still runs at its next instant {}; instants it overruns are skipped",
-                                job.name(), instant, next.get());
+                                job.name(), instant, next);
             }
-        });
+        }));
     }
 
     /**
