@@ -164,9 +164,15 @@ final class Report {
             for (String key : List.of("rounds_per_s", "delay_p99_ms")) {
                 boolean higherBetter = key.equals("rounds_per_s");
                 List<String> behind = new ArrayList<>();
-                cells.stream().filter(p -> isPeer(p) && Objects.equals(p.get("jobs"), c.get("jobs"))
+                List<Map<String, Object>> peers = cells.stream().filter(p -> isPeer(p) && Objects.equals(p.get("jobs"), c.get("jobs"))
                         && Objects.equals(p.get("replicas"), c.get("replicas")) && num(p.get(key)) != null && num(c.get(key)) != null)
-                        .forEach(p -> {
+                        .toList();
+                if (peers.isEmpty()) {
+                    rows.add(String.format(Locale.ROOT, "| ahead of the peers on %s, %s jobs, R=%s | no peer in this run | not measured |",
+                            higherBetter ? "rounds/s" : "delay p99", jobs(c), c.get("replicas")));
+                    continue;
+                }
+                peers.forEach(p -> {
                             double lcv = num(c.get(key)).doubleValue();
                             double pv = num(p.get(key)).doubleValue();
                             if (higherBetter ? pv >= lcv : pv <= lcv) {
