@@ -25,12 +25,18 @@ final class InstantAccounting {
     private final Set<String> superseded = new HashSet<>();
     private final Set<String> caughtUp = new HashSet<>();
     private final Set<String> unclaimed = new HashSet<>();
+    /** Instants a later claim read as the last on record; unless it logged them superseded, they had ended. */
+    private final Set<String> passedOnRecord = new HashSet<>();
 
     private InstantAccounting(List<ProbeRow> probeRows, List<LogEvent> events) {
         probeRows.forEach(r -> rows.computeIfAbsent(key(r.job(), r.instantMs()), k -> new ArrayList<>()).add(r));
         for (LogEvent e : events) {
             switch (e.event()) {
-                case "round.start" -> starts.computeIfAbsent(key(e.job(), instantOf(e, "instant")), k -> new ArrayList<>()).add(e);
+                case "round.start" -> {
+                    starts.computeIfAbsent(key(e.job(), instantOf(e, "instant")), k -> new ArrayList<>()).add(e);
+                    e.field("last_on_record").filter(l -> !l.equals("null"))
+                            .ifPresent(l -> passedOnRecord.add(key(e.job(), Instant.parse(l).toEpochMilli())));
+                }
                 case "round.end" -> ends.computeIfAbsent(key(e.job(), instantOf(e, "instant")), k -> new ArrayList<>()).add(e);
                 // A round whose end may not be on record (the finish failed, or came after the lease ran
                 // out) may be rerun like a crashed one: the spec allows that rerun, and does not require it,
@@ -102,6 +108,11 @@ final class InstantAccounting {
         if (superseded.contains(key)) {
             return Accounting.SUPERSEDED;
         }
+        if (ran && passedOnRecord.contains(key) && first.stream().noneMatch(st -> logsItsEnd(key, st))) {
+            // Its end is on record though its log says nothing: the process died between the finish
+            // statement and the log line, and the next claim read the instant as ended.
+            return Accounting.RAN;
+        }
         if (!ran && (unclaimed.contains(key) || inRange(missedRanges, job, instant))) {
             return Accounting.UNCLAIMED;
         }
@@ -109,6 +120,11 @@ final class InstantAccounting {
                 ? what + " was cut short and neither ran again nor was logged superseded"
                 : what + " is silently missing: no round, no log entry"));
         return null;
+    }
+
+    /** A round logged its end, whatever the outcome. */
+    private boolean logsItsEnd(String key, LogEvent start) {
+        return of(ends, key).stream().anyMatch(end -> end.term() == start.term());
     }
 
     /** A round ran to its end: ok, failed or timed out, whether or not its end reached the record. */

@@ -120,11 +120,39 @@ class InvariantCheckerTest {
     }
 
     @Test
+    void aRoundKilledAfterItsFinishLandedRanWhenTheNextClaimReadItAsEnded() {
+        ran(10, 1, "r1.1");
+        start(11, 2, false, "r1.1");
+        rows.add(new ProbeRow("j", ms(11), 2, "h2", false, ms(11) + 10, ms(11) + 90, 1));
+        // r1.1 died before logging the end; the claim of 12 read 11 as the last instant on record.
+        events.add(event("r2.1", ms(12), "round.start", Map.of("job", "j", "instant", iso(12), "term", "3",
+                "rerun", "false", "last_on_record", iso(11))));
+        end(12, 3, false, "ok", "r2.1");
+        rows.add(new ProbeRow("j", ms(12), 3, "h3", false, ms(12) + 10, ms(12) + 90, 2));
+        ran(13, 4, "r2.1");
+        Verdict v = check();
+        assertTrue(v.ok(), v.violations().toString());
+        assertEquals(4, v.count(Accounting.RAN));
+    }
+
+    @Test
     void aRoundCutShortAndNeverRunAgainFails() {
         ran(10, 1, "r1.1");
         start(11, 2, false, "r2.1");
         end(11, 2, false, "cut_short", "r2.1");
         ran(12, 3, "r1.1");
+        ran(13, 4, "r1.1");
+        assertViolation("accounting", "neither ran again nor was logged superseded");
+    }
+
+    @Test
+    void aRoundCutShortThatTheNextClaimPassedWithoutSupersedingFails() {
+        ran(10, 1, "r1.1");
+        start(11, 2, false, "r2.1");
+        end(11, 2, false, "cut_short", "r2.1");
+        events.add(event("r1.1", ms(12), "round.start", Map.of("job", "j", "instant", iso(12), "term", "3",
+                "rerun", "false", "last_on_record", iso(11))));
+        end(12, 3, false, "ok", "r1.1");
         ran(13, 4, "r1.1");
         assertViolation("accounting", "neither ran again nor was logged superseded");
     }
