@@ -6,6 +6,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -82,7 +83,7 @@ public final class GuardedTransactions {
                 T result = work.run(guarded(connection));
                 abort.disarm();
                 if (bound.isPresent()) {
-                    refuseCommitIfEnded(bound.get());
+                    refuseCommitIfEnded(bound.get(), leases.timings().localDeadline());
                 }
                 connection.commit();
                 return result;
@@ -132,10 +133,14 @@ public final class GuardedTransactions {
         }
     }
 
-    private static void refuseCommitIfEnded(CurrentLease.Bound bound) {
+    private static void refuseCommitIfEnded(CurrentLease.Bound bound, Duration localDeadline) {
         LeaseScope scope = bound.scope();
         if (bound.handle().lost()) {
             throw new LeaseLostException("lease " + bound.handle().name() + " was lost: commit refused");
+        }
+        if (bound.handle().pastLocalDeadline(localDeadline)) {
+            throw new LeaseLostException("lease " + bound.handle().name() + " had no renewal within " + localDeadline
+                    + ": it counts as lost, commit refused");
         }
         if (scope.isCancelled()) {
             if (scope.reason() instanceof LeaseLostException lost) {

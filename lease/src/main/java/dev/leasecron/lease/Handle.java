@@ -2,6 +2,7 @@ package dev.leasecron.lease;
 
 import dev.leasecron.jobs.LeaseLostException;
 import dev.leasecron.lease.sql.LeaseStore;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -24,6 +25,8 @@ public final class Handle {
     private final Unfinished superseded;
     private final long previousSlotMs;
     private final CompletableFuture<Void> lost = new CompletableFuture<>();
+    /** When the last renewal that succeeded started (the claim counts as the first), on the nanoTime scale. */
+    private volatile long lastRenewedNanos;
 
     Handle(LeaseStore store, String name, String holder, String instance, long term, long claimStartedNanos,
             long slotMs, boolean rerun, Unfinished superseded, long previousSlotMs) {
@@ -37,6 +40,7 @@ public final class Handle {
         this.rerun = rerun;
         this.superseded = superseded;
         this.previousSlotMs = previousSlotMs;
+        this.lastRenewedNanos = claimStartedNanos;
     }
 
     /** The name held. */
@@ -163,6 +167,19 @@ public final class Handle {
 
     long claimStartedNanos() {
         return claimStartedNanos;
+    }
+
+    void renewedAt(long startNanos) {
+        lastRenewedNanos = startNanos;
+    }
+
+    /**
+     * Whether {@code localDeadline} has passed since the last good renewal started: the lease counts
+     * as lost from then on, whether or not the renewal thread has run since to say so (a process just
+     * resumed from a pause runs its work and its renewal thread in no particular order).
+     */
+    boolean pastLocalDeadline(Duration localDeadline) {
+        return System.nanoTime() - lastRenewedNanos >= localDeadline.toNanos();
     }
 
     void markLost() {

@@ -87,7 +87,10 @@ final class Renewal implements Holding {
             nextDue = start + intervalNanos;
             Attempt outcome = attempt(Math.min(attemptNanos, deadline - start));
             switch (outcome) {
-                case RENEWED -> lastGoodStart = start;
+                case RENEWED -> {
+                    lastGoodStart = start;
+                    handle.renewedAt(start);
+                }
                 case GONE -> {
                     lose("a renewal found the lease gone: expired or released");
                     return;

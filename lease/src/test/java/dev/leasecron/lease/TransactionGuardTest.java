@@ -191,6 +191,25 @@ class TransactionGuardTest {
 
     @ParameterizedTest
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void commitPastTheLocalDeadlineIsRefusedBeforeAnyRenewalThreadSaysSo(TestDatabase db) throws Exception {
+        // A process resumed after a pause runs its work before its renewal thread: the commit itself
+        // must find the local deadline (2 s) past, though the database still holds the lease (3 s).
+        Primary p = primary(db, TestTimings.FAST);
+        Handle h = p.leases().claim(uniqueName("tx-paused")).orElseThrow();
+
+        assertThrows(LeaseLostException.class, () -> p.leases().run(LeaseScope.root(), h, LOG,
+                scope -> p.tx().inTransaction(PRIMARY, c -> {
+                    insertProbe(c);
+                    Thread.sleep(TestTimings.FAST.localDeadline().plusMillis(200)); // the pause
+                    return null;
+                })));
+
+        assertEquals(0, probeRows(p.pool()), "nothing committed past the local deadline");
+        assertFalse(h.lost(), "no renewal thread ran to say so: the commit found it alone");
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void transactionOutsideAnyLeaseRunsUnguarded(TestDatabase db) throws Exception {
         Primary p = primary(db, TestTimings.FAST);
         // A lease that is not this holder's anywhere near: nothing outside a lease's work checks it.
