@@ -169,6 +169,10 @@ public final class Handle {
         return claimStartedNanos;
     }
 
+    long lastRenewedNanos() {
+        return lastRenewedNanos;
+    }
+
     void renewedAt(long startNanos) {
         lastRenewedNanos = startNanos;
     }

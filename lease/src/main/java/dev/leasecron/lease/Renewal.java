@@ -72,10 +72,9 @@ final class Renewal implements Holding {
         final long deadlineNanos = timings.localDeadline().toNanos();
         final long intervalNanos = timings.renewInterval().toNanos();
         final long attemptNanos = timings.attemptTimeout().toNanos();
-        long lastGoodStart = handle.claimStartedNanos();
-        long nextDue = lastGoodStart + intervalNanos;
+        long nextDue = handle.lastRenewedNanos() + intervalNanos;
         while (!stopped) {
-            long deadline = lastGoodStart + deadlineNanos;
+            long deadline = handle.lastRenewedNanos() + deadlineNanos;
             if (!sleepUntil(earliest(nextDue, deadline))) {
                 return;
             }
@@ -87,10 +86,7 @@ final class Renewal implements Holding {
             nextDue = start + intervalNanos;
             Attempt outcome = attempt(Math.min(attemptNanos, deadline - start));
             switch (outcome) {
-                case RENEWED -> {
-                    lastGoodStart = start;
-                    handle.renewedAt(start);
-                }
+                case RENEWED -> handle.renewedAt(start);
                 case GONE -> {
                     lose("a renewal found the lease gone: expired or released");
                     return;
