@@ -82,11 +82,14 @@ public final class HttpJob implements Job {
             throw e;
         } catch (CancellationException e) {
             client.shutdownNow();
-            CancellationException stopped = new CancellationException(call.describe()
-                    + " aborted: the round was cancelled (" + context.cancellation().reason() + ")");
-            stopped.initCause(context.cancellation().reason());
-            throw stopped;
+            throw aborted(call, context);
         } catch (ExecutionException e) {
+            if (context.cancellation().isCancelled()) {
+                // The client may fail the request with its own wrapped cancellation or I/O error before
+                // the returned future records the cancel: either way the round was cancelled, not failed.
+                client.shutdownNow();
+                throw aborted(call, context);
+            }
             throw switch (e.getCause()) {
                 case HttpTimeoutException timeout -> new JobFailedException(
                         call.describe() + ": no answer within " + context.timeout(), timeout);
@@ -96,5 +99,12 @@ public final class HttpJob implements Job {
         } finally {
             registration.close();
         }
+    }
+
+    private static CancellationException aborted(HttpCall call, JobContext context) {
+        CancellationException stopped = new CancellationException(call.describe()
+                + " aborted: the round was cancelled (" + context.cancellation().reason() + ")");
+        stopped.initCause(context.cancellation().reason());
+        return stopped;
     }
 }
