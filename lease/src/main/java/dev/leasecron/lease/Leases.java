@@ -21,6 +21,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -224,9 +226,12 @@ public final class Leases {
      * <p>Per {@link #MAX_BATCH} names it takes one read of all their rows, one write guarded row by
      * row by the term and slots read (read again and written again, for the rows another claim or a
      * finish changed in between, up to the tries a single claim makes) and one insert for the names
-     * with no row yet. Names are taken in sorted order whatever the order given, so replicas claiming
-     * the same names do not lock their rows in opposite orders; a deadlock the database still finds
-     * rolls its statement back and lands in the failed map, to be tried again like any failure.
+     * with no row yet. The names are cut into statements in sorted order whatever the order given,
+     * so replicas claiming the same names do not lock their rows in opposite orders; a deadlock the
+     * database still finds rolls its statement back and lands in the failed map, to be tried again
+     * like any failure. Each call starts at a statement picked at random and goes round: replicas
+     * claiming the same instant at once then often write different rows instead of queueing on the
+     * same ones, and its rounds spread over them.
      *
      * @return for each distinct name, in the order given, the handle or empty; or, for the names of a
      *     statement that failed, its {@link LeaseDatabaseException}. A name claimed is never in the
@@ -234,15 +239,40 @@ public final class Leases {
      * @throws IllegalArgumentException a name cannot be held (see {@link LeaseName}); nothing ran
      */
     public BatchResult<String, Optional<Handle>> claimSlots(Instant slot, Collection<String> names) {
+        Map<String, Optional<Handle>> answered = new HashMap<>();
+        Map<String, LeaseDatabaseException> failed = new HashMap<>();
+        claimSlots(slot, names, part -> {
+            answered.putAll(part.answered());
+            failed.putAll(part.failed());
+        });
+        return new BatchResult<>(inOrder(names, answered), inOrder(names, failed));
+    }
+
+    /**
+     * {@link #claimSlots(Instant, Collection)}, handing over each statement's names as soon as that
+     * statement has returned, so the rounds of the first names can start while the later ones are
+     * claimed. Every distinct name given is in exactly one part; the names are validated before any
+     * statement runs.
+     *
+     * @param part called once per statement, on the calling thread, with its names' handles or failure
+     * @throws IllegalArgumentException a name cannot be held (see {@link LeaseName}); nothing ran
+     */
+    public void claimSlots(Instant slot, Collection<String> names, Consumer<BatchResult<String, Optional<Handle>>> part) {
         names.forEach(LeaseName::validate);
         long slotMs = slotMillis(slot);
         LeaseStore s = store();
-        Map<String, Optional<Handle>> answered = new HashMap<>();
-        Map<String, LeaseDatabaseException> failed = new HashMap<>();
-        for (List<String> chunk : chunks(names, Comparator.naturalOrder())) {
-            claimChunk(s, slotMs, chunk, answered, failed);
+        List<List<String>> chunks = chunks(names, Comparator.naturalOrder());
+        if (chunks.isEmpty()) {
+            return;
         }
-        return new BatchResult<>(inOrder(names, answered), inOrder(names, failed));
+        int first = ThreadLocalRandom.current().nextInt(chunks.size());
+        for (int i = 0; i < chunks.size(); i++) {
+            List<String> chunk = chunks.get((first + i) % chunks.size());
+            Map<String, Optional<Handle>> answered = new HashMap<>();
+            Map<String, LeaseDatabaseException> failed = new HashMap<>();
+            claimChunk(s, slotMs, chunk, answered, failed);
+            part.accept(new BatchResult<>(answered, failed));
+        }
     }
 
     private void claimChunk(LeaseStore s, long slotMs, List<String> chunk, Map<String, Optional<Handle>> answered,

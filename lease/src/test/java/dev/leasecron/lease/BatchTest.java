@@ -58,6 +58,26 @@ class BatchTest {
 
     @ParameterizedTest
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void aClaimInPartsHandsOverEachStatementsNamesOnceEach(TestDatabase db) {
+        Leases leases = db.leases(TestTimings.FAST);
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < 2 * Leases.MAX_BATCH + 7; i++) {
+            names.add(uniqueName("batch-parts"));
+        }
+        List<BatchResult<String, Optional<Handle>>> parts = new ArrayList<>();
+
+        leases.claimSlots(T1, names, parts::add);
+
+        assertEquals(List.of(7, Leases.MAX_BATCH, Leases.MAX_BATCH),
+                parts.stream().map(p -> p.answered().size()).sorted().toList(), "one part per statement");
+        List<String> handedOver = parts.stream().flatMap(p -> p.answered().keySet().stream()).sorted().toList();
+        assertEquals(names.stream().sorted().toList(), handedOver, "every name once");
+        assertTrue(parts.stream().allMatch(p -> p.complete()
+                && p.answered().values().stream().allMatch(h -> h.orElseThrow().term() == 1)));
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void aNameGivenTwiceIsClaimedOnce(TestDatabase db) {
         Leases leases = db.leases(TestTimings.FAST);
         String name = uniqueName("batch-twice");

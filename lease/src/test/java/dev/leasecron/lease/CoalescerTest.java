@@ -79,6 +79,36 @@ class CoalescerTest {
     }
 
     @Test
+    void callersOfAPartGoOnBeforeTheRestOfTheBatchIsAnswered() throws Exception {
+        CountDownLatch secondPart = new CountDownLatch(1);
+        Coalescer<Integer, String> coalescer = Coalescer.inParts("test", Duration.ofMillis(300), (keys, part) -> {
+            part.accept(answer(keys.stream().filter(k -> k < 10).toList()));
+            try {
+                secondPart.await();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            part.accept(answer(keys.stream().filter(k -> k >= 10).toList()));
+        });
+        ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+        Future<String> early = threads.submit(() -> coalescer.call(1));
+        Future<String> late = threads.submit(() -> coalescer.call(11));
+
+        assertEquals("answer 1", early.get(), "answered while the second part is still out");
+        assertTrue(!late.isDone());
+        secondPart.countDown();
+        assertEquals("answer 11", late.get());
+        threads.shutdown();
+    }
+
+    @Test
+    void aKeyTheBatchLeavesUnansweredFailsItsCallerInsteadOfWaitingForever() {
+        Coalescer<Integer, String> coalescer = Coalescer.inParts("test", Duration.ZERO, (keys, part) -> { });
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> coalescer.call(3));
+        assertEquals("test gave no answer for 3", e.getMessage());
+    }
+
+    @Test
     void anUnexpectedFailureOfTheBatchReachesEveryCaller() {
         IllegalStateException boom = new IllegalStateException("boom");
         Coalescer<Integer, String> coalescer = new Coalescer<>("test", Duration.ZERO, keys -> {

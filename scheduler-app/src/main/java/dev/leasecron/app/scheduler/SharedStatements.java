@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -45,7 +46,7 @@ final class SharedStatements {
     private SharedStatements(Leases leases, boolean shared) {
         this.leases = leases;
         this.shared = shared;
-        this.claims = new Coalescer<>("claim-batch", WINDOW, asked -> claim(leases, asked));
+        this.claims = Coalescer.inParts("claim-batch", WINDOW, (asked, part) -> claim(leases, asked, part));
         this.finishes = new Coalescer<>("finish-batch", WINDOW, asked -> finish(leases, asked));
         this.releases = new Coalescer<>("release-batch", WINDOW, leases::releaseAll);
     }
@@ -102,18 +103,20 @@ final class SharedStatements {
         }
     }
 
-    /** Claims per instant: the claims gathered are nearly always of one. */
-    private static BatchResult<SlotName, Optional<Handle>> claim(Leases leases, List<SlotName> asked) {
-        Map<SlotName, Optional<Handle>> answered = new LinkedHashMap<>();
-        Map<SlotName, LeaseDatabaseException> failed = new LinkedHashMap<>();
+    /**
+     * Claims per instant (the claims gathered are nearly always of one), each statement's rounds
+     * starting as soon as it returns.
+     */
+    private static void claim(Leases leases, List<SlotName> asked, Consumer<BatchResult<SlotName, Optional<Handle>>> part) {
         Map<Instant, List<String>> bySlot = asked.stream().collect(Collectors.groupingBy(SlotName::slot,
                 LinkedHashMap::new, Collectors.mapping(SlotName::name, Collectors.toList())));
-        bySlot.forEach((slot, names) -> {
-            BatchResult<String, Optional<Handle>> r = leases.claimSlots(slot, names);
+        bySlot.forEach((slot, names) -> leases.claimSlots(slot, names, r -> {
+            Map<SlotName, Optional<Handle>> answered = new HashMap<>();
+            Map<SlotName, LeaseDatabaseException> failed = new HashMap<>();
             r.answered().forEach((name, h) -> answered.put(new SlotName(name, slot), h));
             r.failed().forEach((name, e) -> failed.put(new SlotName(name, slot), e));
-        });
-        return new BatchResult<>(answered, failed);
+            part.accept(new BatchResult<>(answered, failed));
+        }));
     }
 
     private static BatchResult<Ending, Boolean> finish(Leases leases, List<Ending> asked) {
