@@ -27,10 +27,7 @@ class BatchTest {
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void batchesLargerThanOneStatementAnswerForEveryName(TestDatabase db) {
         Leases leases = db.leases(TestTimings.FAST);
-        List<String> names = new ArrayList<>();
-        for (int i = 0; i < 2 * Leases.MAX_BATCH + 7; i++) {
-            names.add(uniqueName("batch-large"));
-        }
+        List<String> names = moreThanTwoStatementsOfNames("batch-large");
 
         BatchResult<String, Optional<Handle>> first = leases.claimSlots(T1, names);
         assertTrue(first.complete());
@@ -60,10 +57,7 @@ class BatchTest {
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void aClaimInPartsHandsOverEachStatementsNamesOnceEach(TestDatabase db) {
         Leases leases = db.leases(TestTimings.FAST);
-        List<String> names = new ArrayList<>();
-        for (int i = 0; i < 2 * Leases.MAX_BATCH + 7; i++) {
-            names.add(uniqueName("batch-parts"));
-        }
+        List<String> names = moreThanTwoStatementsOfNames("batch-parts");
         List<BatchResult<String, Optional<Handle>>> parts = new ArrayList<>();
 
         leases.claimSlots(T1, names, parts::add);
@@ -106,5 +100,13 @@ class BatchTest {
         assertThrows(LeaseDatabaseException.class, () -> renewed.get(held), "a failed renewal is not a loss");
         outage.up();
         assertTrue(leases.renewAll(List.of(held)).get(held));
+    }
+
+    private static List<String> moreThanTwoStatementsOfNames(String prefix) {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < 2 * Leases.MAX_BATCH + 7; i++) {
+            names.add(uniqueName(prefix));
+        }
+        return names;
     }
 }
