@@ -2,6 +2,7 @@ package dev.leasecron.faults.check;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -16,6 +17,8 @@ import java.util.function.Consumer;
  * never more than one rerun, and a rerun only of a round that did not run to its end.
  */
 final class InstantAccounting {
+    /** How soon after a round's end line its process must have gone quiet to count as killed there. */
+    private static final long DIED_WITHIN_MS = 1_000;
     private final Map<String, List<LogEvent>> starts = new HashMap<>();
     private final Map<String, List<LogEvent>> ends = new HashMap<>();
     private final Map<String, List<ProbeRow>> rows = new HashMap<>();
@@ -27,17 +30,31 @@ final class InstantAccounting {
     private final Set<String> unclaimed = new HashSet<>();
     /** Instants a later claim read as the last on record; unless it logged them superseded, they had ended. */
     private final Set<String> passedOnRecord = new HashSet<>();
+    /** Per job, the instants a claim read as last on record, in the order read. */
+    private final Map<String, List<Long>> lastOnRecord = new HashMap<>();
+    private final Map<String, List<LogEvent>> endsByJob = new HashMap<>();
+    /** When each process wrote its last entry, by its own clock. */
+    private final Map<String, Long> lastEntryMs = new HashMap<>();
+    /** Instants an overrun took along on record, whose process died before logging them skipped. */
+    private final Map<String, List<long[]>> skippedUnlogged = new HashMap<>();
 
     private InstantAccounting(List<ProbeRow> probeRows, List<LogEvent> events) {
         probeRows.forEach(r -> rows.computeIfAbsent(key(r.job(), r.instantMs()), k -> new ArrayList<>()).add(r));
         for (LogEvent e : events) {
+            lastEntryMs.merge(e.process(), e.atMs(), Math::max);
             switch (e.event()) {
                 case "round.start" -> {
                     starts.computeIfAbsent(key(e.job(), instantOf(e, "instant")), k -> new ArrayList<>()).add(e);
-                    e.field("last_on_record").filter(l -> !l.equals("null"))
-                            .ifPresent(l -> passedOnRecord.add(key(e.job(), Instant.parse(l).toEpochMilli())));
+                    e.field("last_on_record").filter(l -> !l.equals("null")).map(l -> Instant.parse(l).toEpochMilli())
+                            .ifPresent(l -> {
+                                passedOnRecord.add(key(e.job(), l));
+                                lastOnRecord.computeIfAbsent(e.job(), k -> new ArrayList<>()).add(l);
+                            });
                 }
-                case "round.end" -> ends.computeIfAbsent(key(e.job(), instantOf(e, "instant")), k -> new ArrayList<>()).add(e);
+                case "round.end" -> {
+                    ends.computeIfAbsent(key(e.job(), instantOf(e, "instant")), k -> new ArrayList<>()).add(e);
+                    endsByJob.computeIfAbsent(e.job(), k -> new ArrayList<>()).add(e);
+                }
                 // A round whose end may not be on record (the finish failed, or came after the lease ran
                 // out) may be rerun like a crashed one: the spec allows that rerun, and does not require it,
                 // since a finish whose answer was lost may have landed.
@@ -52,6 +69,25 @@ final class InstantAccounting {
                 default -> { }
             }
         }
+        lastOnRecord.forEach((job, read) -> read.forEach(l -> skippedButNotLogged(job, l)));
+    }
+
+    /**
+     * An instant no round claimed, read by a later claim as the last on record, was taken along by the
+     * finish of the job's round before it (an overrun); the skip is on record but not in the log when
+     * that round's process ended within {@link #DIED_WITHIN_MS} of the round's end line: killed between
+     * the end line and the skip line. A process that lived on and never logged the skip still fails.
+     */
+    private void skippedButNotLogged(String job, long readMs) {
+        if (starts.containsKey(key(job, readMs))) {
+            return;
+        }
+        endsByJob.getOrDefault(job, List.of()).stream()
+                .filter(end -> instantOf(end, "instant") < readMs)
+                .max(Comparator.comparingLong(end -> instantOf(end, "instant")))
+                .filter(end -> lastEntryMs.get(end.process()) - end.atMs() <= DIED_WITHIN_MS)
+                .ifPresent(end -> skippedUnlogged.computeIfAbsent(job, k -> new ArrayList<>())
+                        .add(new long[] {instantOf(end, "instant") + 1, readMs}));
     }
 
     static Map<Accounting, Long> check(List<JobSchedule> jobs, long fromMs, long toMs, List<ProbeRow> probeRows,
@@ -102,7 +138,7 @@ final class InstantAccounting {
         if (ran && first.stream().anyMatch(s -> ranToItsEnd(key, s))) {
             return caughtUp.contains(key) ? Accounting.CAUGHT_UP : Accounting.RAN;
         }
-        if (!ran && inRange(skippedRanges, job, instant)) {
+        if (!ran && (inRange(skippedRanges, job, instant) || inRange(skippedUnlogged, job, instant))) {
             return Accounting.SKIPPED;
         }
         if (superseded.contains(key)) {

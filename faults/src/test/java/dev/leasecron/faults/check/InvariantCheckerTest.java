@@ -136,6 +136,35 @@ class InvariantCheckerTest {
     }
 
     @Test
+    void anOverrunSkipOnRecordCountsWhenItsProcessWasKilledBeforeLoggingIt() {
+        overranInto12ThenNextClaimRead12(0);
+        Verdict v = check();
+        assertTrue(v.ok(), v.violations().toString());
+        assertEquals(1, v.count(Accounting.SKIPPED));
+    }
+
+    @Test
+    void anOverrunSkipOnRecordThatALivingProcessNeverLoggedFails() {
+        overranInto12ThenNextClaimRead12(5_000);
+        assertViolation("accounting", "is silently missing");
+    }
+
+    /** Round 11 overran 12 and its finish took 12 along; r1.1 wrote its last entry {@code livedOnMs} after the end. */
+    private void overranInto12ThenNextClaimRead12(long livedOnMs) {
+        ran(10, 1, "r2.1");
+        start(11, 2, false, "r1.1");
+        rows.add(new ProbeRow("j", ms(11), 2, "h2", false, ms(11) + 10, ms(12) + 400, 1));
+        events.add(event("r1.1", ms(12) + 500, "round.end", Map.of("job", "j", "instant", iso(11), "term", "2",
+                "rerun", "false", "outcome", "ok")));
+        events.add(event("r1.1", ms(12) + 500 + livedOnMs, "round.start", Map.of("job", "other", "instant",
+                iso(17), "term", "1", "rerun", "false")));
+        events.add(event("r2.1", ms(13), "round.start", Map.of("job", "j", "instant", iso(13), "term", "3",
+                "rerun", "false", "last_on_record", iso(12))));
+        end(13, 3, false, "ok", "r2.1");
+        rows.add(new ProbeRow("j", ms(13), 3, "h3", false, ms(13) + 10, ms(13) + 90, 2));
+    }
+
+    @Test
     void aRoundCutShortAndNeverRunAgainFails() {
         ran(10, 1, "r1.1");
         start(11, 2, false, "r2.1");
