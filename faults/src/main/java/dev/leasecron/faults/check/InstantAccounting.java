@@ -28,10 +28,11 @@ final class InstantAccounting {
     private final Set<String> superseded = new HashSet<>();
     private final Set<String> caughtUp = new HashSet<>();
     private final Set<String> unclaimed = new HashSet<>();
-    /** Instants a later claim read as the last on record; unless it logged them superseded, they had ended. */
-    private final Set<String> passedOnRecord = new HashSet<>();
-    /** Per job, the instants a claim read as last on record, in the order read. */
-    private final Map<String, List<Long>> lastOnRecord = new HashMap<>();
+    /**
+     * Per job, the instants a later claim read as the last on record; unless it logged them
+     * superseded, they had ended.
+     */
+    private final Map<String, Set<Long>> lastOnRecord = new HashMap<>();
     private final Map<String, List<LogEvent>> endsByJob = new HashMap<>();
     /** When each process wrote its last entry, by its own clock. */
     private final Map<String, Long> lastEntryMs = new HashMap<>();
@@ -46,10 +47,7 @@ final class InstantAccounting {
                 case "round.start" -> {
                     starts.computeIfAbsent(key(e.job(), instantOf(e, "instant")), k -> new ArrayList<>()).add(e);
                     e.field("last_on_record").filter(l -> !l.equals("null")).map(l -> Instant.parse(l).toEpochMilli())
-                            .ifPresent(l -> {
-                                passedOnRecord.add(key(e.job(), l));
-                                lastOnRecord.computeIfAbsent(e.job(), k -> new ArrayList<>()).add(l);
-                            });
+                            .ifPresent(l -> lastOnRecord.computeIfAbsent(e.job(), k -> new HashSet<>()).add(l));
                 }
                 case "round.end" -> {
                     ends.computeIfAbsent(key(e.job(), instantOf(e, "instant")), k -> new ArrayList<>()).add(e);
@@ -144,7 +142,8 @@ final class InstantAccounting {
         if (superseded.contains(key)) {
             return Accounting.SUPERSEDED;
         }
-        if (ran && passedOnRecord.contains(key) && first.stream().noneMatch(st -> logsItsEnd(key, st))) {
+        if (ran && lastOnRecord.getOrDefault(job, Set.of()).contains(instant)
+                && first.stream().noneMatch(st -> logsItsEnd(key, st))) {
             // Its end is on record though its log says nothing: the process died between the finish
             // statement and the log line, and the next claim read the instant as ended.
             return Accounting.RAN;
