@@ -33,6 +33,7 @@ public final class Bench {
         List<String> schedulers = List.of(a.getOrDefault("schedulers", String.join(",", ALL)).split(","));
         List<Integer> periods = ints(a.getOrDefault("period", "10,30"));
         int instants = Integer.parseInt(a.getOrDefault("instants", "3"));
+        int warmup = Integer.parseInt(a.getOrDefault("warmup", Integer.toString(Cell.DEFAULT_WARMUP)));
         boolean failover = Boolean.parseBoolean(a.getOrDefault("failover", "true"));
         int trials = Integer.parseInt(a.getOrDefault("failover-trials", "1"));
         Path out = Path.of(a.getOrDefault("out", "bench/results"));
@@ -47,7 +48,7 @@ public final class Bench {
         versions.put("postgresql", a.getOrDefault("pg-version", "?"));
         versions.put("java", System.getProperty("java.vm.vendor") + " " + System.getProperty("java.version"));
         run.put("versions", versions);
-        run.put("workload", Map.of("instants_measured", instants, "pool_per_replica", Cell.POOL_SIZE));
+        run.put("workload", Map.of("warmup_instants", warmup, "instants_measured", instants, "pool_per_replica", Cell.POOL_SIZE));
 
         // --append true keeps the cells and failover trials of the results.json already there (a cell
         // measured again replaces its old figures), so a long run can be taken in parts.
@@ -69,7 +70,7 @@ public final class Bench {
                 for (String scheduler : schedulers) {
                     System.out.printf(Locale.ROOT, "%s: %s, %,d jobs, %d replica(s), every %d s...%n", Instant.now(), scheduler,
                             jobs, replicas, period);
-                    Map<String, Object> cell = runCell(a, scheduler, jobs, replicas, period, instants, work);
+                    Map<String, Object> cell = runCell(a, scheduler, jobs, replicas, period, warmup, instants, work);
                     System.out.println("  " + cell);
                     cells.removeIf(c -> Objects.equals(c.get("scheduler"), scheduler) && Objects.equals(c.get("jobs"), jobs)
                             && Objects.equals(c.get("replicas"), replicas));
@@ -117,7 +118,7 @@ public final class Bench {
     }
 
     private static Map<String, Object> runCell(Map<String, String> a, String scheduler, int jobs, int replicas, int period,
-            int instants, Path work) throws Exception {
+            int warmup, int instants, Path work) throws Exception {
         Path result = work.resolve(scheduler + "-" + jobs + "-" + replicas + ".json");
         Path log = work.resolve(scheduler + "-" + jobs + "-" + replicas + ".log");
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -125,13 +126,14 @@ public final class Bench {
                 "-Dlogback.configurationFile=bench-logback.xml",
                 "-cp", System.getProperty("java.class.path"), Cell.class.getName(),
                 "--scheduler", scheduler, "--jobs", Integer.toString(jobs), "--replicas", Integer.toString(replicas),
-                "--period", Integer.toString(period), "--instants", Integer.toString(instants),
+                "--period", Integer.toString(period), "--warmup", Integer.toString(warmup),
+                "--instants", Integer.toString(instants),
                 "--url", a.get("url"), "--user", a.getOrDefault("user", "postgres"), "--out", result.toString()));
         if (a.containsKey("pgdata")) {
             cmd.addAll(List.of("--pgdata", a.get("pgdata")));
         }
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        long timeout = 180 + (long) (instants + 3) * period + jobs / 20;
+        long timeout = 180 + (long) (warmup + instants + 2) * period + jobs / 20;
         Map<String, Object> cell;
         if (!p.waitFor(timeout, TimeUnit.SECONDS)) {
             p.destroyForcibly();

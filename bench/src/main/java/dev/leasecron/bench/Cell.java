@@ -19,12 +19,17 @@ import javax.sql.DataSource;
 /**
  * One cell of the table, in a JVM of its own so CPU time and heap are the cell's alone: one scheduler,
  * M jobs due every P seconds on the same second, R replicas (a pool of {@value #POOL_SIZE} connections
- * each). The first instant after start warms up; the next K are measured. Writes one JSON object to
+ * each). The first W instants after start warm up; the next K are measured. Writes one JSON object to
  * the file given with {@code --out}.
  */
 public final class Cell {
     /** Connections per replica, and task threads where a scheduler has them: the same for all four. */
     static final int POOL_SIZE = 10;
+    /**
+     * Instants run before measuring: a deployed scheduler runs for days, its code compiled by the JIT;
+     * the first bursts after start run largely interpreted and measure the JVM's warm-up instead.
+     */
+    static final int DEFAULT_WARMUP = 3;
 
     public static void main(String[] args) throws Exception {
         Map<String, String> a = Args.parse(args);
@@ -33,6 +38,7 @@ public final class Cell {
         int replicas = Integer.parseInt(a.get("replicas"));
         int period = Integer.parseInt(a.getOrDefault("period", "10"));
         int instants = Integer.parseInt(a.getOrDefault("instants", "3"));
+        int warmupInstants = Integer.parseInt(a.getOrDefault("warmup", Integer.toString(DEFAULT_WARMUP)));
         Path out = Path.of(a.get("out"));
         Path pgData = a.containsKey("pgdata") ? Path.of(a.get("pgdata")) : null;
         if (60 % period != 0) {
@@ -54,9 +60,9 @@ public final class Cell {
         contender.start(pools, jobs, period, recorder);
         double startupSeconds = (System.nanoTime() - startNanos) / 1e9;
         long p = period * 1000L;
-        long warmup = (Math.floorDiv(clock.nowMs() + 2000, p) + 1) * p;
-        long firstMeasured = warmup + p;
-        long lastMeasured = warmup + instants * p;
+        long firstDue = (Math.floorDiv(clock.nowMs() + 2000, p) + 1) * p;
+        long firstMeasured = firstDue + warmupInstants * p;
+        long lastMeasured = firstMeasured + (instants - 1) * p;
         long windowStart = firstMeasured - 250;
         long windowEnd = lastMeasured + p - 250;
 

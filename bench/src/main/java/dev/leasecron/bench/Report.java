@@ -56,7 +56,8 @@ final class Report {
 
         md.append("## Throughput, delay and cost per round\n\n");
         md.append("M no-op jobs all due on the same second every `period s` seconds; R replicas in one JVM per cell, each with "
-                + "its own pool of 10 connections; one warm-up instant, then `instants_measured` instants. "
+                + "its own pool of 10 connections; `warmup_instants` instants to warm up (one in runs before it was recorded), "
+                + "then `instants_measured` instants. "
                 + "Fire delay: the task body's start (local clock moved onto the database clock) minus the instant. "
                 + "rounds/s: rounds of the measured instants / the sum over instants of their slowest round's delay. "
                 + "Statements (JDBC `execute*` calls, a batch counts once), commits and CPU are counted over the measured "

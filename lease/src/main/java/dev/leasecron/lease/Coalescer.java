@@ -129,7 +129,7 @@ public final class Coalescer<K, V> {
                 part.answered().forEach((key, value) -> answer(waiting, key, a -> a.complete(value)));
             });
             // A key the batch call left unanswered is its bug: the caller fails rather than waits forever.
-            sending.forEach(w -> w.answer().completeExceptionally(
+            sending.stream().filter(w -> !w.answer().isDone()).forEach(w -> w.answer().completeExceptionally(
                     new IllegalStateException(name + " gave no answer for " + w.key())));
         } catch (RuntimeException | Error e) {
             sending.forEach(w -> w.answer().completeExceptionally(e));

@@ -49,7 +49,8 @@ public record LeaseTimings(Duration leaseDuration, Duration renewInterval, Durat
 
     /** How long one renewal attempt may wait: half the local deadline, as client-go bounds a request. */
     public Duration attemptTimeout() {
-        return localDeadline.dividedBy(2);
+        // Not dividedBy(2), which goes through BigDecimal: every round asks, on the path to its start.
+        return Duration.ofNanos(localDeadline.toNanos() / 2);
     }
 
     private static void requirePositive(String field, Duration d) {

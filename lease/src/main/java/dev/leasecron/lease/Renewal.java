@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 
 /**
@@ -154,15 +155,15 @@ final class Renewal implements Holding {
         listener.lost(handle, reason);
     }
 
-    /** Sleeps until {@code wakeAt} on the nanoTime scale; false when stopped meanwhile. */
+    /**
+     * Waits until {@code wakeAt} on the nanoTime scale; false when stopped meanwhile. Parks rather than
+     * sleeps: {@link #stop}'s interrupt wakes a park without an exception, and most rounds are stopped
+     * while their renewal waits, so a sleep would throw one per round.
+     */
     private boolean sleepUntil(long wakeAt) {
-        long remaining = wakeAt - System.nanoTime();
-        if (remaining > 0) {
-            try {
-                Thread.sleep(Duration.ofNanos(remaining));
-            } catch (InterruptedException e) {
-                return false;
-            }
+        long remaining;
+        while (!stopped && (remaining = wakeAt - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(remaining);
         }
         return !stopped;
     }

@@ -1,7 +1,6 @@
 package dev.leasecron.lease.sql;
 
 import static dev.leasecron.lease.sql.LeaseTable.*;
-import static org.jooq.impl.DSL.noCondition;
 import static org.jooq.impl.DSL.val;
 import static org.jooq.impl.DSL.when;
 
@@ -9,9 +8,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import org.jooq.Field;
-import org.jooq.Record;
-import org.jooq.Table;
-import org.jooq.UpdateConditionStep;
 
 /**
  * Records that a round ran to its end. With the lease, in the same statement that releases it, and
@@ -46,32 +42,22 @@ final class FinishStatement {
     /** The rounds among {@code ended} whose lease was still theirs: finished and given back. */
     static Set<HeldName> withLeaseMany(Sql sql, List<Finishing> ended) {
         List<HeldName> asked = ended.stream().map(f -> new HeldName(f.name(), f.holder())).toList();
-        return sql.written("finish", sql.updateReturns(), asked, noCondition(), s -> withLeaseManyWrite(s, ended),
-                s -> withLeaseManyWrite(s, ended).returningResult(NAME, HOLDER));
-    }
-
-    private static UpdateConditionStep<Record> withLeaseManyWrite(Sql sql, List<Finishing> ended) {
-        Table<Record> b = sql.rows(List.of("b_name", "b_holder", "b_passed_ms"),
-                ended.stream().<List<?>>map(f -> List.of(f.name(), f.holder(), f.passedMs())).toList());
-        return sql.dsl().update(GST_LEASES)
-                .set(EXPIRES_AT_MS, 0L)
-                .set(UNFINISHED_SLOT_MS, 0L)
-                .set(SLOT_MS, takeAlong(sql, b.field("b_passed_ms", Long.class)))
-                .from(b)
-                .where(NAME.eq(b.field("b_name", String.class)))
-                .and(HOLDER.eq(b.field("b_holder", String.class)));
+        BatchStatement write = BatchStatement.update(sql.dialect(), List.of("b_name", "b_holder", "b_passed_ms"),
+                ended.stream().<List<?>>map(f -> List.of(f.name(), f.holder(), f.passedMs())).toList(),
+                // The single finish's takeAlong, on the batch row's passed instant.
+                set -> set.sql("expires_at_ms = 0, unfinished_slot_ms = 0, slot_ms = CASE WHEN slot_ms < b.b_passed_ms"
+                        + " AND b.b_passed_ms <= " + sql.nowSql() + " THEN b.b_passed_ms ELSE slot_ms END"),
+                where -> where.sql("name = b.b_name AND holder = b.b_holder"));
+        return sql.written("finish", asked, "", write);
     }
 
     /** Records the end of each round of {@code ended} without its lease; what it matched is not needed. */
     static void withoutLeaseMany(Sql sql, Collection<Finishing> ended) {
-        Table<Record> b = sql.rows(List.of("b_name", "b_slot_ms"),
-                ended.stream().<List<?>>map(f -> List.of(f.name(), f.slotMs())).toList());
-        sql.dsl().update(GST_LEASES)
-                .set(UNFINISHED_SLOT_MS, 0L)
-                .from(b)
-                .where(NAME.eq(b.field("b_name", String.class)))
-                .and(UNFINISHED_SLOT_MS.eq(b.field("b_slot_ms", Long.class)))
-                .execute();
+        BatchStatement.update(sql.dialect(), List.of("b_name", "b_slot_ms"),
+                ended.stream().<List<?>>map(f -> List.of(f.name(), f.slotMs())).toList(),
+                set -> set.sql("unfinished_slot_ms = 0"),
+                where -> where.sql("name = b.b_name AND unfinished_slot_ms = b.b_slot_ms"))
+                .execute(sql);
     }
 
     /** {@code passed} when it is later than the instant on record and the database clock has reached it. */

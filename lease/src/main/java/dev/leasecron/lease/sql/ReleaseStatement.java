@@ -1,14 +1,10 @@
 package dev.leasecron.lease.sql;
 
 import static dev.leasecron.lease.sql.LeaseTable.*;
-import static org.jooq.impl.DSL.noCondition;
 
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
-import org.jooq.Record;
-import org.jooq.Table;
-import org.jooq.UpdateConditionStep;
 
 /**
  * Gives a name back at once. Zero rows: the lease was already gone; the work is done either way. The
@@ -28,17 +24,10 @@ final class ReleaseStatement {
 
     /** The leases among {@code held} given back; the others were already gone. */
     static Set<HeldName> releaseMany(Sql sql, Collection<HeldName> held) {
-        return sql.written("release", sql.updateReturns(), held, noCondition(), s -> releaseManyWrite(s, held),
-                s -> releaseManyWrite(s, held).returningResult(NAME, HOLDER));
-    }
-
-    private static UpdateConditionStep<Record> releaseManyWrite(Sql sql, Collection<HeldName> held) {
-        Table<Record> b = sql.rows(List.of("b_name", "b_holder"),
-                held.stream().<List<?>>map(h -> List.of(h.name(), h.holder())).toList());
-        return sql.dsl().update(GST_LEASES)
-                .set(EXPIRES_AT_MS, 0L)
-                .from(b)
-                .where(NAME.eq(b.field("b_name", String.class)))
-                .and(HOLDER.eq(b.field("b_holder", String.class)));
+        BatchStatement write = BatchStatement.update(sql.dialect(), List.of("b_name", "b_holder"),
+                held.stream().<List<?>>map(h -> List.of(h.name(), h.holder())).toList(),
+                set -> set.sql("expires_at_ms = 0"),
+                where -> where.sql("name = b.b_name AND holder = b.b_holder"));
+        return sql.written("release", held, "", write);
     }
 }

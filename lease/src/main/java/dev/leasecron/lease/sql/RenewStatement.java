@@ -5,9 +5,6 @@ import static dev.leasecron.lease.sql.LeaseTable.*;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
-import org.jooq.Record;
-import org.jooq.Table;
-import org.jooq.UpdateConditionStep;
 
 /**
  * Extends a held lease from the database's now. Zero rows: lost (expired, released or taken). The
@@ -29,20 +26,12 @@ final class RenewStatement {
 
     /** The leases among {@code held} still held: renewed. The others are lost. */
     static Set<HeldName> renewMany(Sql sql, Collection<HeldName> held) {
+        BatchStatement write = BatchStatement.update(sql.dialect(), List.of("b_name", "b_holder"),
+                held.stream().<List<?>>map(h -> List.of(h.name(), h.holder())).toList(),
+                set -> set.sql("expires_at_ms = " + sql.expirySql()),
+                where -> where.sql("name = b.b_name AND holder = b.b_holder AND expires_at_ms > " + sql.nowSql()));
         // Read back, a renewed row is one still unexpired: a row the write missed because it had
         // expired may still carry the token, and stays expired.
-        return sql.written("renew", sql.updateReturns(), held, EXPIRES_AT_MS.gt(sql.now()), s -> renewManyWrite(s, held),
-                s -> renewManyWrite(s, held).returningResult(NAME, HOLDER));
-    }
-
-    private static UpdateConditionStep<Record> renewManyWrite(Sql sql, Collection<HeldName> held) {
-        Table<Record> b = sql.rows(List.of("b_name", "b_holder"),
-                held.stream().<List<?>>map(h -> List.of(h.name(), h.holder())).toList());
-        return sql.dsl().update(GST_LEASES)
-                .set(EXPIRES_AT_MS, sql.expiry())
-                .from(b)
-                .where(NAME.eq(b.field("b_name", String.class)))
-                .and(HOLDER.eq(b.field("b_holder", String.class)))
-                .and(EXPIRES_AT_MS.gt(sql.now()));
+        return sql.written("renew", held, "expires_at_ms > " + sql.nowSql(), write);
     }
 }

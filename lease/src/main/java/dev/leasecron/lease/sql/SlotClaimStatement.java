@@ -2,9 +2,6 @@ package dev.leasecron.lease.sql;
 
 import static dev.leasecron.lease.sql.LeaseTable.*;
 
-import static org.jooq.impl.DSL.noCondition;
-import static org.jooq.impl.DSL.val;
-
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -12,13 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
-import org.jooq.Field;
-import org.jooq.InsertValuesStep7;
-import org.jooq.Record;
 import org.jooq.Record6;
-import org.jooq.Table;
-import org.jooq.UpdateConditionStep;
 
 /**
  * Claims an instant under a name: read the row, then, when the lease is free and the instant is past
@@ -81,61 +72,47 @@ final class SlotClaimStatement {
 
     static Map<String, SlotRow> readMany(Sql sql, Collection<String> names) {
         Map<String, SlotRow> rows = new HashMap<>();
-        sql.dsl().select(NAME, TERM, SLOT_MS, UNFINISHED_SLOT_MS, RERUN_SLOT_MS, EXPIRES_AT_MS, sql.now())
-                .from(GST_LEASES)
-                .where(NAME.in(names))
-                .forEach(r -> rows.put(r.value1(),
-                        new SlotRow(r.value2(), r.value3(), r.value4(), r.value5(), r.value6(), r.value7())));
+        new BatchStatement()
+                .sql("SELECT name, term, slot_ms, unfinished_slot_ms, rerun_slot_ms, expires_at_ms, " + sql.nowSql()
+                        + " FROM gst_leases WHERE name IN ")
+                .list(names)
+                .fetch(sql, r -> rows.put(r.getString(1),
+                        new SlotRow(r.getLong(2), r.getLong(3), r.getLong(4), r.getLong(5), r.getLong(6), r.getLong(7))));
         return rows;
     }
 
     /** The names among {@code claims} whose write matched: claimed, each by its own token. */
     static Set<String> claimMany(Sql sql, List<SlotClaim> claims, String instance, long slotMs) {
         List<HeldName> asked = claims.stream().map(c -> new HeldName(c.name(), c.holder())).toList();
-        Function<Sql, UpdateConditionStep<Record>> write = s -> claimManyWrite(s, claims, instance, slotMs);
-        Set<HeldName> written = sql.written("claim an instant", sql.updateReturns(), asked, noCondition(), write,
-                s -> write.apply(s).returningResult(NAME, HOLDER));
-        return names(written);
-    }
-
-    private static UpdateConditionStep<Record> claimManyWrite(Sql sql, List<SlotClaim> claims, String instance,
-            long slotMs) {
-        Table<Record> b = sql.rows(List.of("b_name", "b_holder", "b_term", "b_slot_ms", "b_unfinished_slot_ms"),
+        BatchStatement write = BatchStatement.update(sql.dialect(),
+                List.of("b_name", "b_holder", "b_term", "b_slot_ms", "b_unfinished_slot_ms"),
                 claims.stream().<List<?>>map(c -> List.of(c.name(), c.holder(), c.read().term(), c.read().slotMs(),
-                        c.read().unfinishedSlotMs())).toList());
-        Field<String> bHolder = b.field("b_holder", String.class);
-        return sql.dsl().update(GST_LEASES)
-                .set(HOLDER, bHolder)
-                .set(INSTANCE, instance)
-                .set(TERM, TERM.plus(1))
-                .set(EXPIRES_AT_MS, sql.expiry())
-                .set(SLOT_MS, slotMs)
-                .set(UNFINISHED_SLOT_MS, slotMs)
-                .from(b)
-                .where(NAME.eq(b.field("b_name", String.class)))
-                .and(TERM.eq(b.field("b_term", Long.class)))
-                .and(SLOT_MS.eq(b.field("b_slot_ms", Long.class)))
-                .and(UNFINISHED_SLOT_MS.eq(b.field("b_unfinished_slot_ms", Long.class)))
-                .and(SLOT_MS.lt(slotMs))
-                .and(EXPIRES_AT_MS.le(sql.now()));
+                        c.read().unfinishedSlotMs())).toList(),
+                set -> set.sql("holder = b.b_holder, instance = ").value(instance)
+                        .sql(", term = term + 1, expires_at_ms = " + sql.expirySql() + ", slot_ms = ").value(slotMs)
+                        .sql(", unfinished_slot_ms = ").value(slotMs),
+                where -> where.sql("name = b.b_name AND term = b.b_term AND slot_ms = b.b_slot_ms"
+                                + " AND unfinished_slot_ms = b.b_unfinished_slot_ms AND slot_ms < ").value(slotMs)
+                        .sql(" AND expires_at_ms <= " + sql.nowSql()));
+        return names(sql.written("claim an instant", asked, "", write));
     }
 
     /** The names among {@code fresh} (name to token) that this insert created: nobody was first. */
     static Set<String> insertMany(Sql sql, Map<String, String> fresh, String instance, long slotMs) {
         List<HeldName> asked = fresh.entrySet().stream().map(e -> new HeldName(e.getKey(), e.getValue())).toList();
-        Function<Sql, InsertValuesStep7<Record, String, String, String, Long, Long, Long, Long>> rows = s -> {
-            var insert = s.dsl().insertInto(GST_LEASES, NAME, HOLDER, INSTANCE, TERM, EXPIRES_AT_MS, SLOT_MS,
-                    UNFINISHED_SLOT_MS);
-            for (HeldName h : asked) {
-                insert = insert.values(val(h.name()), val(h.holder()), val(instance), val(1L), s.expiry(), val(slotMs),
-                        val(slotMs));
-            }
-            return insert;
-        };
-        Set<HeldName> written = sql.written("claim an instant: insert", sql.insertReturns(), asked, noCondition(),
-                s -> rows.apply(s).onConflictDoNothing(),
-                s -> rows.apply(s).onConflictDoNothing().returningResult(NAME, HOLDER));
-        return names(written);
+        boolean mysql = sql.dialect() == Dialect.MYSQL || sql.dialect() == Dialect.MARIADB;
+        BatchStatement insert = new BatchStatement().sql(mysql ? "INSERT IGNORE INTO" : "INSERT INTO")
+                .sql(" gst_leases (name, holder, instance, term, expires_at_ms, slot_ms, unfinished_slot_ms) VALUES ");
+        String separator = "";
+        for (HeldName h : asked) {
+            insert.sql(separator + "(").value(h.name()).sql(", ").value(h.holder()).sql(", ").value(instance)
+                    .sql(", 1, " + sql.expirySql() + ", ").value(slotMs).sql(", ").value(slotMs).sql(")");
+            separator = ", ";
+        }
+        if (!mysql) {
+            insert.sql(" ON CONFLICT DO NOTHING");
+        }
+        return names(sql.written("claim an instant: insert", asked, "", insert));
     }
 
     private static Set<String> names(Set<HeldName> written) {

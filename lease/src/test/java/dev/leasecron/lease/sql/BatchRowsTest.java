@@ -1,39 +1,46 @@
 package dev.leasecron.lease.sql;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Locale;
-import org.jooq.DSLContext;
-import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 
 /**
- * The derived table of a batch's rows as each dialect renders it. MySQL's is checked here only: no
- * MySQL server runs the tests, and MariaDB reached through MySQL's driver gets the MySQL dialect.
+ * The text of a batch statement as each dialect gets it. MySQL's is checked here only: no MySQL
+ * server runs the tests, and MariaDB reached through MySQL's driver gets the MySQL dialect.
  */
 class BatchRowsTest {
-    private static String render(Dialect dialect) {
-        DSLContext dsl = DSL.using(dialect.jooq());
-        Sql sql = new Sql(dsl, dialect, dialect.nowMillis(), 15_000);
-        return dsl.render(dsl.selectFrom(sql.rows(List.of("b_name", "b_term"), List.of(List.of("a", 1L), List.of("b", 2L)))))
-                .toLowerCase(Locale.ROOT);
+    private static final List<String> COLUMNS = List.of("b_name", "b_term");
+    private static final List<List<?>> ROWS = List.of(List.of("a", 1L), List.of("b", 2L));
+
+    private static String update(Dialect dialect) {
+        return BatchStatement.update(dialect, COLUMNS, ROWS, set -> set.sql("term = b.b_term"),
+                where -> where.sql("name = b.b_name")).text().toLowerCase(Locale.ROOT);
     }
 
     @Test
-    void mysqlAndMariadbGetAUnionEveryVersionOfEitherRuns() {
+    void mysqlAndMariadbJoinAUnionEveryVersionOfEitherRuns() {
         for (Dialect d : List.of(Dialect.MYSQL, Dialect.MARIADB)) {
-            String sql = render(d);
-            assertTrue(sql.contains("union all"), d + ": " + sql);
+            String sql = update(d);
+            assertEquals("update gst_leases cross join (select ? as b_name, ? as b_term union all select ?, ?) as b"
+                    + " set term = b.b_term where name = b.b_name", sql, d.toString());
             assertFalse(sql.contains("values"), d + " must not use VALUES ROW, which MariaDB refuses: " + sql);
         }
     }
 
     @Test
-    void postgresAndSqliteGetValues() {
-        for (Dialect d : List.of(Dialect.POSTGRES, Dialect.SQLITE)) {
-            assertTrue(render(d).contains("values"), d + ": " + render(d));
-        }
+    void postgresNamesTheColumnsOfValues() {
+        assertEquals("update gst_leases set term = b.b_term from (values (?, ?), (?, ?)) as b (b_name, b_term)"
+                + " where name = b.b_name", update(Dialect.POSTGRES));
+    }
+
+    @Test
+    void sqliteNamesTheColumnsWithAnEmptySelectBeforeValues() {
+        String sql = update(Dialect.SQLITE);
+        assertTrue(sql.startsWith("update gst_leases set term = b.b_term from (select null as b_name, null as b_term"
+                + " where 1 = 0 union all select * from (values (?, ?), (?, ?))) as b"), sql);
     }
 }

@@ -19,7 +19,7 @@ final class RoundLog {
     static LoggingEventBuilder round(Level level, String event, ScheduledJob job, Instant instant, long term,
             String holder, String instance, boolean rerun) {
         return event(level, event, job)
-                .addKeyValue("instant", instant.toString())
+                .addKeyValue("instant", instant::toString) // formatted only when the level is on
                 .addKeyValue("term", term)
                 .addKeyValue("holder", holder)
                 .addKeyValue("instance", instance)

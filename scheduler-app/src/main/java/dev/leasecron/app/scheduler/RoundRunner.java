@@ -90,7 +90,7 @@ final class RoundRunner {
         listener.started(job, handle.rerun(), delay.isNegative() ? Duration.ZERO : delay);
         round(Level.INFO, "round.start", job, instant, handle.term(), handle.holder(), handle.instance(), handle.rerun())
                 .addKeyValue("fire_delay_ms", delay.toMillis())
-                .addKeyValue("last_on_record", handle.previousSlot().map(Instant::toString).orElse(null))
+                .addKeyValue("last_on_record", () -> handle.previousSlot().map(Instant::toString).orElse(null))
                 .log("round.start job={} instant={} term={}{}", job.name(), instant, handle.term(),
                         handle.rerun() ? " rerun" : "");
         long started = System.nanoTime();
