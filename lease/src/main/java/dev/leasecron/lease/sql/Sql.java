@@ -15,8 +15,8 @@ import org.jooq.Field;
 record Sql(DSLContext dsl, Dialect dialect, Field<Long> now, long leaseMs) {
 
     /**
-     * The most rows one batch statement carries. The widest batch row binds 7 parameters, so a
-     * statement stays near 3,500 of them: far within PostgreSQL's 65,535 (the wire protocol's
+     * The most rows one batch statement carries. The widest batch row binds 5 values, so a
+     * statement stays near 2,500 of them: far within PostgreSQL's 65,535 (the wire protocol's
      * 16-bit count), SQLite's 32,766 and MySQL's 65,535, and a few hundred kilobytes of SQL at most.
      */
     static final int MAX_BATCH = 500;
