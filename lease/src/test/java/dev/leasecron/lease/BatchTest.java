@@ -6,19 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.leasecron.lease.sql.LeaseRow;
+import dev.leasecron.lease.testing.BorrowCounting;
 import dev.leasecron.lease.testing.Outage;
 import dev.leasecron.lease.testing.TestDatabase;
 import dev.leasecron.lease.testing.TestDatabases;
 import dev.leasecron.lease.testing.TestTimings;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -79,19 +78,8 @@ class BatchTest {
     @Test
     void onMariadbABatchWriteAndItsReadBackShareTheTransactionsOneConnection() {
         try (TestDatabase db = TestDatabases.of("mariadb")) {
-            AtomicInteger connections = new AtomicInteger();
-            DataSource pool = db.pool(4);
-            DataSource counting = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
-                    new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
-                        if (method.getName().equals("getConnection")) {
-                            connections.incrementAndGet();
-                        }
-                        try {
-                            return method.invoke(pool, args);
-                        } catch (InvocationTargetException e) {
-                            throw e.getCause();
-                        }
-                    });
+            AtomicLong connections = new AtomicLong();
+            DataSource counting = BorrowCounting.wrap(db.pool(4), connections);
             Leases leases = db.leases(TestTimings.FAST, counting);
             List<String> names = List.of(uniqueName("one-conn-a"), uniqueName("one-conn-b"));
             List<Handle> handles = leases.claimSlots(T1, names).answered().values().stream()
@@ -102,7 +90,7 @@ class BatchTest {
 
             // Without RETURNING, the read-back finds the rows written by their tokens; only the write's
             // own transaction, whose row locks keep them as written, makes that read exact.
-            assertEquals(1, connections.get(), "the write and its read-back ran on one connection");
+            assertEquals(1L, connections.get(), "the write and its read-back ran on one connection");
         }
     }
 

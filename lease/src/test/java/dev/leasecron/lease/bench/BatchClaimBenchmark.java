@@ -3,11 +3,10 @@ package dev.leasecron.lease.bench;
 import dev.leasecron.lease.BatchResult;
 import dev.leasecron.lease.Handle;
 import dev.leasecron.lease.Leases;
+import dev.leasecron.lease.testing.BorrowCounting;
 import dev.leasecron.lease.testing.TestDatabase;
 import dev.leasecron.lease.testing.TestDatabases;
 import dev.leasecron.lease.testing.TestTimings;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -64,7 +63,7 @@ class BatchClaimBenchmark {
         AtomicLong borrowed = new AtomicLong();
         List<Leases> replicas = new ArrayList<>();
         for (int i = 0; i < REPLICAS; i++) {
-            replicas.add(db.leases(TestTimings.FAST, counting(db.pool(THREADS_PER_REPLICA), borrowed)));
+            replicas.add(db.leases(TestTimings.FAST, BorrowCounting.wrap(db.pool(THREADS_PER_REPLICA), borrowed)));
         }
         List<String> names = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -138,21 +137,6 @@ class BatchClaimBenchmark {
             throw new IllegalStateException(delays.size() + " of " + names.size() + " names claimed at " + slot);
         }
         return delays;
-    }
-
-    /** Counts the connections borrowed through {@code target}: one per statement or transaction. */
-    private static DataSource counting(DataSource target, AtomicLong borrowed) {
-        return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
-                (proxy, method, args) -> {
-                    if (method.getName().equals("getConnection")) {
-                        borrowed.incrementAndGet();
-                    }
-                    try {
-                        return method.invoke(target, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
     }
 
     private static double ms(long[] sorted, double quantile) {

@@ -1,0 +1,26 @@
+package dev.leasecron.lease.testing;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
+
+/** A {@link DataSource} that counts the connections borrowed through it: one per statement or transaction. */
+public final class BorrowCounting {
+    private BorrowCounting() {}
+
+    /** {@code target}, adding one to {@code borrowed} for every connection it hands out. */
+    public static DataSource wrap(DataSource target, AtomicLong borrowed) {
+        return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("getConnection")) {
+                        borrowed.incrementAndGet();
+                    }
+                    try {
+                        return method.invoke(target, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+}
