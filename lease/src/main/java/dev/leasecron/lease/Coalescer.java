@@ -29,7 +29,7 @@ import java.util.function.Function;
  */
 public final class Coalescer<K, V> {
     private final String name;
-    private final Function<? super K, Duration> window;
+    private final Duration window;
     private final PartedBatch<K, V> batch;
     private final Object lock = new Object();
     private List<Waiting<K, V>> gathering;
@@ -58,20 +58,16 @@ public final class Coalescer<K, V> {
      */
     public Coalescer(String name, Duration window, Function<List<K>, BatchResult<K, V>> batch) {
         Objects.requireNonNull(batch, "batch");
-        this(name, fixed(window), (PartedBatch<K, V>) (keys, part) -> part.accept(batch.apply(keys)));
+        this(name, window, (PartedBatch<K, V>) (keys, part) -> part.accept(batch.apply(keys)));
     }
 
-    private Coalescer(String name, Function<? super K, Duration> window, PartedBatch<K, V> batch) {
+    private Coalescer(String name, Duration window, PartedBatch<K, V> batch) {
         this.name = Objects.requireNonNull(name, "name");
         this.window = Objects.requireNonNull(window, "window");
         this.batch = batch;
-    }
-
-    private static <K> Function<K, Duration> fixed(Duration window) {
         if (window.isNegative()) {
             throw new IllegalArgumentException("window must not be negative, not " + window);
         }
-        return key -> window;
     }
 
     /**
@@ -82,21 +78,6 @@ public final class Coalescer<K, V> {
      * @param batch the batch call, answering each key given, part by part
      */
     public static <K, V> Coalescer<K, V> inParts(String name, Duration window, PartedBatch<K, V> batch) {
-        return new Coalescer<>(name, fixed(window), Objects.requireNonNull(batch, "batch"));
-    }
-
-    /**
-     * A coalescer whose batch call answers in parts, gathering for as long as the first caller's key
-     * asks: a caller that comes early for something due later holds the batch open until then, so
-     * that everyone due with it is in it.
-     *
-     * @param name what the sending thread is named after
-     * @param window how long a batch gathers calls, given the key of the call that opened it; a
-     *     negative answer counts as zero
-     * @param batch the batch call, answering each key given, part by part
-     */
-    public static <K, V> Coalescer<K, V> inParts(String name, Function<? super K, Duration> window,
-            PartedBatch<K, V> batch) {
         return new Coalescer<>(name, window, Objects.requireNonNull(batch, "batch"));
     }
 
@@ -117,8 +98,7 @@ public final class Coalescer<K, V> {
             gathering.add(new Waiting<>(key, answer));
         }
         if (opens) {
-            Duration wait = window.apply(key);
-            Thread.ofVirtual().name(name).start(() -> sendAfter(wait));
+            Thread.ofVirtual().name(name).start(this::sendAfterWindow);
         }
         try {
             return answer.get();
@@ -130,11 +110,9 @@ public final class Coalescer<K, V> {
         }
     }
 
-    private void sendAfter(Duration wait) {
+    private void sendAfterWindow() {
         try {
-            if (wait.isPositive()) {
-                Thread.sleep(wait);
-            }
+            Thread.sleep(window);
         } catch (InterruptedException e) {
             // Nothing interrupts this thread but the JVM ending; send what was gathered regardless.
         }

@@ -531,16 +531,15 @@ public final class Leases {
 
     /**
      * Runs {@code work} under {@code handle} in {@code scope} (the scope {@link #hold} returned, or one
-     * derived from it) on the calling thread, with the handle as the {@link CurrentLease}, and returns
-     * what it returned or throws what it threw (an {@link Error} comes back wrapped in an
-     * {@link java.util.concurrent.ExecutionException}, its stack intact). {@code scope} ending
-     * interrupts the thread while the work runs; an interrupt it brought is cleared once the work has
-     * returned, so the caller can go on to record the end.
+     * derived from it) on a virtual thread of its own, with the handle as the {@link CurrentLease},
+     * and returns what it returned or throws what it threw (an {@link Error} comes back wrapped, its
+     * stack intact).
      *
      * <p>Once the lease is lost the work has the step-down grace to return; past that the process
-     * fails through {@link LeaseFailure}. The caller, running the work, never claims again beside it.
-     * {@code scope} ending for any other reason (a shutdown) is not a loss: the work runs on, bounded by
-     * whoever stops the process; a loss found meanwhile leaves the work the grace like any other.
+     * fails through {@link LeaseFailure}, and the wait goes on for as long as the process lasts, so the
+     * caller never claims again beside work of its own still running. {@code scope} ending for any
+     * other reason (a shutdown) is not a loss: the wait goes on, bounded by whoever stops the process;
+     * a loss found meanwhile leaves the work the grace like any other.
      */
     public <T> T run(LeaseScope scope, Handle handle, Logger log, LeaseWork<T> work) throws Exception {
         return new WorkRun<T>(handle, scope, timings.stepDownGrace(), log, listener).run(work);

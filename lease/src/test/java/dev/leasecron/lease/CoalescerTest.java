@@ -67,24 +67,6 @@ class CoalescerTest {
     }
 
     @Test
-    void aBatchGathersForAsLongAsTheKeyThatOpenedItAsks() throws Exception {
-        // Key 0 asks for 400 ms, as a claim handed in ahead of its instant does; key 1 comes 100 ms later.
-        Coalescer<Integer, String> coalescer = Coalescer.inParts("test",
-                key -> key == 0 ? Duration.ofMillis(400) : Duration.ZERO, (keys, part) -> part.accept(answer(keys)));
-        ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
-        long start = System.nanoTime();
-        Future<String> first = threads.submit(() -> coalescer.call(0));
-        Thread.sleep(100);
-        Future<String> second = threads.submit(() -> coalescer.call(1));
-
-        assertEquals("answer 0", first.get());
-        assertEquals("answer 1", second.get());
-        assertTrue(System.nanoTime() - start >= Duration.ofMillis(400).toNanos(), "not sent before the key's window");
-        assertEquals(List.of(List.of(0, 1)), batches);
-        threads.shutdown();
-    }
-
-    @Test
     void aKeyWhoseStatementFailedGetsItsFailureAndTheOthersTheirAnswers() throws Exception {
         Coalescer<Integer, String> coalescer = new Coalescer<>("test", Duration.ofMillis(300), this::answer);
         ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();

@@ -22,14 +22,6 @@ import org.jooq.Record6;
  * all their rows, one write whose WHERE is the single write's, row by row, against a derived table of
  * (name, token, term, slot read, unfinished slot read); one multi-row insert for the names with no row
  * yet. Which rows were written comes back per name, see {@link Sql#written}.
- *
- * <p>On PostgreSQL the batch write locks its rows in the derived table's order, by name, before it
- * writes any: the order in which an {@code UPDATE ... FROM} locks its rows is otherwise the join's,
- * which the planner picks per statement (a hash join on the table's side walks it in storage
- * order). Replicas claiming the same instant at once, each with its own plan, then locked the same
- * names in opposite orders; the deadlock cost a second, PostgreSQL's deadlock timeout, and the whole
- * statement, its rounds claimed again only after the retry interval. The lock is taken by a
- * subquery filtering the derived table, row by row as it is read.
  */
 final class SlotClaimStatement {
     private SlotClaimStatement() {}
@@ -99,15 +91,9 @@ final class SlotClaimStatement {
                 set -> set.sql("holder = b.b_holder, instance = ").value(instance)
                         .sql(", term = term + 1, expires_at_ms = " + sql.expirySql() + ", slot_ms = ").value(slotMs)
                         .sql(", unfinished_slot_ms = ").value(slotMs),
-                where -> {
-                    where.sql("name = b.b_name AND term = b.b_term AND slot_ms = b.b_slot_ms"
-                                    + " AND unfinished_slot_ms = b.b_unfinished_slot_ms AND slot_ms < ").value(slotMs)
-                            .sql(" AND expires_at_ms <= " + sql.nowSql());
-                    if (sql.dialect() == Dialect.POSTGRES) {
-                        // Evaluated on the derived table's rows, in its order: the locks come by name.
-                        where.sql(" AND EXISTS (SELECT 1 FROM gst_leases l WHERE l.name = b.b_name FOR UPDATE)");
-                    }
-                });
+                where -> where.sql("name = b.b_name AND term = b.b_term AND slot_ms = b.b_slot_ms"
+                                + " AND unfinished_slot_ms = b.b_unfinished_slot_ms AND slot_ms < ").value(slotMs)
+                        .sql(" AND expires_at_ms <= " + sql.nowSql()));
         return names(sql.written("claim an instant", asked, "", write));
     }
 

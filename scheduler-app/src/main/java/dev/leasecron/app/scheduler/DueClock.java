@@ -81,11 +81,6 @@ final class DueClock {
         }
     }
 
-    /** How long until {@code instant} by the clock's estimate, without reading the database; zero when unknown. */
-    Duration until(Instant instant) {
-        return leases.clock().known() ? Duration.between(leases.clock().now(), instant) : Duration.ZERO;
-    }
-
     /**
      * Waits until the database clock has reached {@code instant}.
      *

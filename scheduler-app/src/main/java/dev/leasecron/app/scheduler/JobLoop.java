@@ -65,9 +65,7 @@ final class JobLoop {
                             .log("schedule of {} has no further instant: the job stops", job.name());
                     return;
                 }
-                // A claim is handed in a little early and goes out when the instant comes (see SharedStatements).
-                Instant wakeAt = job.clusterWide() ? next.get().minus(SharedStatements.CLAIM_LEAD) : next.get();
-                if (!clock.awaitDue(wakeAt, scope)) {
+                if (!clock.awaitDue(next.get(), scope)) {
                     return;
                 }
                 cursor = Optional.of(runInstant(next.get()));

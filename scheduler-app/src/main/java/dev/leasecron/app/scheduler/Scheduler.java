@@ -33,14 +33,14 @@ public final class Scheduler {
     private volatile Map<String, ScheduledJob> clusterJobs = Map.of();
 
     public Scheduler(Leases leases, GuardedTransactions transactions, RoundListener listener) {
-        this(leases, transactions, listener, true);
+        this(leases, transactions, listener, SharedStatements.batched(leases));
     }
 
-    private Scheduler(Leases leases, GuardedTransactions transactions, RoundListener listener, boolean batched) {
+    private Scheduler(Leases leases, GuardedTransactions transactions, RoundListener listener, SharedStatements shared) {
         this.leases = leases;
         this.clock = new DueClock(leases);
         this.listener = listener;
-        this.shared = batched ? SharedStatements.batched(leases, clock) : SharedStatements.singleRow(leases, clock);
+        this.shared = shared;
         this.roundRunner = new RoundRunner(leases, shared, transactions, rounds, clock, listener, inFlight);
         this.localRounds = new LocalRounds(rounds, transactions, leases.instance(), listener, inFlight);
     }
@@ -52,7 +52,7 @@ public final class Scheduler {
      */
     public static Scheduler withSingleRowStatements(Leases leases, GuardedTransactions transactions,
             RoundListener listener) {
-        return new Scheduler(leases, transactions, listener, false);
+        return new Scheduler(leases, transactions, listener, SharedStatements.singleRow(leases));
     }
 
     /** Starts the jobs and the rerun sweep. */

@@ -5,7 +5,6 @@ import dev.leasecron.lease.BatchResult;
 import dev.leasecron.lease.Coalescer;
 import dev.leasecron.lease.Handle;
 import dev.leasecron.lease.LeaseDatabaseException;
-import dev.leasecron.lease.LeaseScope;
 import dev.leasecron.lease.Leases;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
@@ -34,62 +32,42 @@ final class SharedStatements {
      * statements of hundreds of rounds.
      */
     static final Duration WINDOW = Duration.ofMillis(5);
-    /**
-     * How long before its instant a loop hands in its claim: the loops of one instant wake over several
-     * milliseconds, and a claim handed in early waits in the batch, which goes out the moment the
-     * instant comes by the database clock, everyone due with it already in.
-     */
-    static final Duration CLAIM_LEAD = Duration.ofMillis(50);
 
     private record SlotName(String name, Instant slot) {}
 
     private record Ending(Handle handle, Instant passed) {}
 
     private final Leases leases;
-    private final DueClock clock;
     private final boolean shared;
     private final Coalescer<SlotName, Optional<Handle>> claims;
     private final Coalescer<Ending, Boolean> finishes;
     private final Coalescer<Handle, Boolean> releases;
 
-    private SharedStatements(Leases leases, DueClock clock, boolean shared) {
+    private SharedStatements(Leases leases, boolean shared) {
         this.leases = leases;
-        this.clock = clock;
         this.shared = shared;
-        this.claims = Coalescer.inParts("claim-batch", asked -> gathering(asked.slot()), this::claim);
+        this.claims = Coalescer.inParts("claim-batch", WINDOW, (asked, part) -> claim(leases, asked, part));
         this.finishes = new Coalescer<>("finish-batch", WINDOW, asked -> finish(leases, asked));
         this.releases = new Coalescer<>("release-batch", WINDOW, leases::releaseAll);
     }
 
     /** Calls arriving together share a batch statement. */
-    static SharedStatements batched(Leases leases, DueClock clock) {
-        return new SharedStatements(leases, clock, true);
+    static SharedStatements batched(Leases leases) {
+        return new SharedStatements(leases, true);
     }
 
     /** Every call is its single-row statement, sent at once: one statement per job and step. */
-    static SharedStatements singleRow(Leases leases, DueClock clock) {
-        return new SharedStatements(leases, clock, false);
+    static SharedStatements singleRow(Leases leases) {
+        return new SharedStatements(leases, false);
     }
 
     /**
-     * {@link Leases#claimSlot} once the database clock has reached {@code slot}, sharing a statement
-     * with the claims of the same instant. A caller may come up to {@link #CLAIM_LEAD} early; the claim
-     * still goes out no sooner than the instant.
+     * {@link Leases#claimSlot}, sharing a statement with the claims arriving with it.
      *
      * @throws LeaseDatabaseException the database did not answer for this name
      */
     Optional<Handle> claimSlot(String name, Instant slot) throws InterruptedException {
-        if (shared) {
-            return claims.call(new SlotName(name, slot));
-        }
-        clock.awaitDue(slot, LeaseScope.root());
-        return leases.claimSlot(name, slot);
-    }
-
-    /** A batch opened by a claim of {@code slot} gathers until the instant comes, and at least {@link #WINDOW}. */
-    private Duration gathering(Instant slot) {
-        Duration untilDue = clock.until(slot);
-        return untilDue.compareTo(WINDOW) > 0 ? untilDue : WINDOW;
+        return shared ? claims.call(new SlotName(name, slot)) : leases.claimSlot(name, slot);
     }
 
     /**
@@ -129,20 +107,16 @@ final class SharedStatements {
      * Claims per instant (the claims gathered are nearly always of one), each statement's rounds
      * starting as soon as it returns.
      */
-    private void claim(List<SlotName> asked, Consumer<BatchResult<SlotName, Optional<Handle>>> part) {
+    private static void claim(Leases leases, List<SlotName> asked, Consumer<BatchResult<SlotName, Optional<Handle>>> part) {
         Map<Instant, List<String>> bySlot = asked.stream().collect(Collectors.groupingBy(SlotName::slot,
-                TreeMap::new, Collectors.mapping(SlotName::name, Collectors.toList())));
-        bySlot.forEach((slot, names) -> {
-            // Never early, whoever opened the batch: a claim handed in ahead of its instant waits for it.
-            clock.awaitDue(slot, LeaseScope.root());
-            leases.claimSlots(slot, names, r -> {
-                Map<SlotName, Optional<Handle>> answered = new HashMap<>();
-                Map<SlotName, LeaseDatabaseException> failed = new HashMap<>();
-                r.answered().forEach((name, h) -> answered.put(new SlotName(name, slot), h));
-                r.failed().forEach((name, e) -> failed.put(new SlotName(name, slot), e));
-                part.accept(new BatchResult<>(answered, failed));
-            });
-        });
+                LinkedHashMap::new, Collectors.mapping(SlotName::name, Collectors.toList())));
+        bySlot.forEach((slot, names) -> leases.claimSlots(slot, names, r -> {
+            Map<SlotName, Optional<Handle>> answered = new HashMap<>();
+            Map<SlotName, LeaseDatabaseException> failed = new HashMap<>();
+            r.answered().forEach((name, h) -> answered.put(new SlotName(name, slot), h));
+            r.failed().forEach((name, e) -> failed.put(new SlotName(name, slot), e));
+            part.accept(new BatchResult<>(answered, failed));
+        }));
     }
 
     private static BatchResult<Ending, Boolean> finish(Leases leases, List<Ending> asked) {
