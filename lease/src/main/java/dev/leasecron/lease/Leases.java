@@ -7,6 +7,7 @@ import dev.leasecron.lease.sql.HeldName;
 import dev.leasecron.lease.sql.LeaseRow;
 import dev.leasecron.lease.sql.LeaseStore;
 import dev.leasecron.lease.sql.SlotClaim;
+import dev.leasecron.lease.sql.SlotOutcome;
 import dev.leasecron.lease.sql.SlotRow;
 import java.time.Duration;
 import java.time.Instant;
@@ -226,7 +227,9 @@ public final class Leases {
      * <p>Per {@link #MAX_BATCH} names it takes one read of all their rows, one write guarded row by
      * row by the term and slots read (read again and written again, for the rows another claim or a
      * finish changed in between, up to the tries a single claim makes) and one insert for the names
-     * with no row yet. The names are cut into statements in sorted order whatever the order given,
+     * with no row yet; on PostgreSQL the read and the write are one statement, whose read locks the
+     * free rows in name order and whose write takes exactly those, so nothing comes between them and
+     * nothing is read again. The names are cut into statements in sorted order whatever the order given,
      * so replicas claiming the same names do not lock their rows in opposite orders; a deadlock the
      * database still finds rolls its statement back and lands in the failed map, to be tried again
      * like any failure. Each call starts at a statement picked at random and goes round: replicas
@@ -277,50 +280,88 @@ public final class Leases {
 
     private void claimChunk(LeaseStore s, long slotMs, List<String> chunk, Map<String, Optional<Handle>> answered,
             Map<String, LeaseDatabaseException> failed) {
-        List<String> pending = chunk;
         try {
-            for (int attempt = 0; attempt < SLOT_CLAIM_TRIES && !pending.isEmpty(); attempt++) {
-                Map<String, SlotRow> rows = s.readSlots(pending);
-                rows.values().stream().mapToLong(SlotRow::nowMs).max()
-                        .ifPresent(ms -> clock.observe(ms, System.nanoTime()));
-                Map<String, String> fresh = new LinkedHashMap<>();
-                List<SlotClaim> free = new ArrayList<>();
-                for (String name : pending) {
-                    SlotRow row = rows.get(name);
-                    if (row == null) {
-                        fresh.put(name, Tokens.newHolder());
-                    } else if (row.expired() && slotMs > row.slotMs()) {
-                        free.add(new SlotClaim(name, Tokens.newHolder(), row));
-                    } else {
-                        answered.put(name, Optional.empty());
-                    }
-                }
-                if (!fresh.isEmpty()) {
-                    long started = System.nanoTime();
-                    Set<String> inserted = s.insertSlots(fresh, instance, slotMs);
-                    // A name nobody had claimed is decided by its insert, as in claimSlot: no second try.
-                    fresh.forEach((name, holder) -> answered.put(name, inserted.contains(name)
-                            ? Optional.of(handle(name, holder, 1, started, slotMs, false, null, 0))
-                            : Optional.empty()));
-                }
-                List<String> missed = new ArrayList<>();
-                if (!free.isEmpty()) {
-                    long started = System.nanoTime();
-                    Set<String> claimed = s.claimSlots(free, instance, slotMs);
-                    for (SlotClaim c : free) {
-                        if (claimed.contains(c.name())) {
-                            answered.put(c.name(), Optional.of(slotHandle(c.name(), c.holder(), started, slotMs, c.read())));
-                        } else {
-                            missed.add(c.name()); // someone claimed first, or a round finished: read again
-                        }
-                    }
-                }
-                pending = missed;
+            Map<String, String> fresh = s.claimsInOneStatement()
+                    ? claimFree(s, slotMs, chunk, answered)
+                    : readThenClaim(s, slotMs, chunk, answered);
+            if (!fresh.isEmpty()) {
+                long started = System.nanoTime();
+                Set<String> inserted = s.insertSlots(fresh, instance, slotMs);
+                // A name nobody had claimed is decided by its insert, as in claimSlot: no second try.
+                fresh.forEach((name, holder) -> answered.put(name, inserted.contains(name)
+                        ? Optional.of(handle(name, holder, 1, started, slotMs, false, null, 0))
+                        : Optional.empty()));
             }
-            pending.forEach(name -> answered.put(name, Optional.empty()));
         } catch (LeaseDatabaseException e) {
             chunk.stream().filter(name -> !answered.containsKey(name)).forEach(name -> failed.put(name, e));
         }
+    }
+
+    /**
+     * The claim of {@code chunk} as one statement whose read locks what it writes: each name with a row
+     * is answered by it. Returns the names with no row yet, each with its token, for the insert.
+     */
+    private Map<String, String> claimFree(LeaseStore s, long slotMs, List<String> chunk,
+            Map<String, Optional<Handle>> answered) {
+        Map<String, String> tokens = new LinkedHashMap<>();
+        chunk.forEach(name -> tokens.put(name, Tokens.newHolder()));
+        long started = System.nanoTime();
+        Map<String, SlotOutcome> outcomes = s.claimFreeSlots(tokens, instance, slotMs);
+        outcomes.values().stream().mapToLong(o -> o.read().nowMs()).max()
+                .ifPresent(ms -> clock.observe(ms, System.nanoTime()));
+        Map<String, String> fresh = new LinkedHashMap<>();
+        tokens.forEach((name, holder) -> {
+            SlotOutcome o = outcomes.get(name);
+            if (o == null) {
+                fresh.put(name, holder);
+            } else {
+                answered.put(name, o.claimed() ? Optional.of(slotHandle(name, holder, started, slotMs, o.read()))
+                        : Optional.empty());
+            }
+        });
+        return fresh;
+    }
+
+    /**
+     * The claim of {@code chunk} as a read of its rows and a write guarded by what was read, read and
+     * written again for the rows that changed in between, up to the tries a single claim makes. Returns
+     * the names with no row yet, each with its token, for the insert.
+     */
+    private Map<String, String> readThenClaim(LeaseStore s, long slotMs, List<String> chunk,
+            Map<String, Optional<Handle>> answered) {
+        Map<String, String> fresh = new LinkedHashMap<>();
+        List<String> pending = chunk;
+        for (int attempt = 0; attempt < SLOT_CLAIM_TRIES && !pending.isEmpty(); attempt++) {
+            Map<String, SlotRow> rows = s.readSlots(pending);
+            rows.values().stream().mapToLong(SlotRow::nowMs).max()
+                    .ifPresent(ms -> clock.observe(ms, System.nanoTime()));
+            List<SlotClaim> free = new ArrayList<>();
+            for (String name : pending) {
+                SlotRow row = rows.get(name);
+                if (row == null) {
+                    fresh.put(name, Tokens.newHolder());
+                } else if (row.expired() && slotMs > row.slotMs()) {
+                    free.add(new SlotClaim(name, Tokens.newHolder(), row));
+                } else {
+                    answered.put(name, Optional.empty());
+                }
+            }
+            List<String> missed = new ArrayList<>();
+            if (!free.isEmpty()) {
+                long started = System.nanoTime();
+                Set<String> claimed = s.claimSlots(free, instance, slotMs);
+                for (SlotClaim c : free) {
+                    if (claimed.contains(c.name())) {
+                        answered.put(c.name(), Optional.of(slotHandle(c.name(), c.holder(), started, slotMs, c.read())));
+                    } else {
+                        missed.add(c.name()); // someone claimed first, or a round finished: read again
+                    }
+                }
+            }
+            pending = missed;
+        }
+        pending.forEach(name -> answered.put(name, Optional.empty()));
+        return fresh;
     }
 
     /**

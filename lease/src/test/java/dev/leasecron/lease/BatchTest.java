@@ -1,6 +1,7 @@
 package dev.leasecron.lease;
 
 import static dev.leasecron.lease.testing.TestDatabase.uniqueName;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,12 +12,21 @@ import dev.leasecron.lease.testing.Outage;
 import dev.leasecron.lease.testing.TestDatabase;
 import dev.leasecron.lease.testing.TestDatabases;
 import dev.leasecron.lease.testing.TestTimings;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -91,6 +101,47 @@ class BatchTest {
             // Without RETURNING, the read-back finds the rows written by their tokens; only the write's
             // own transaction, whose row locks keep them as written, makes that read exact.
             assertEquals(1L, connections.get(), "the write and its read-back ran on one connection");
+        }
+    }
+
+    @Test
+    void onPostgresAClaimWaitsForARoundEndingUnderWayAndSeesItsOutcome() throws Exception {
+        try (TestDatabase db = TestDatabases.of("postgres"); ExecutorService claimer = Executors.newSingleThreadExecutor()) {
+            DataSource pool = db.pool(4);
+            Leases leases = db.leases(TestTimings.FAST, pool);
+            String name = uniqueName("locked-claim");
+            Handle cutShort = leases.claimSlot(name, T1).orElseThrow();
+            try (Connection ending = pool.getConnection(); Connection watching = pool.getConnection()) {
+                execute(watching, "UPDATE gst_leases SET expires_at_ms = 1 WHERE name = ?", name); // lease lost
+                ending.setAutoCommit(false);
+                // The round's end, recorded without its lease and not committed yet: its transaction holds the row.
+                execute(ending, "UPDATE gst_leases SET unfinished_slot_ms = 0 WHERE name = ?", name);
+
+                Future<BatchResult<String, Optional<Handle>>> claim = claimer.submit(() -> leases.claimSlots(T2, List.of(name)));
+                await().atMost(Duration.ofSeconds(10)).until(() -> claimsWaitingOnALock(watching) == 1);
+                ending.commit();
+
+                Handle h = claim.get(10, TimeUnit.SECONDS).get(name).orElseThrow();
+                assertEquals(cutShort.term() + 1, h.term());
+                // A read that did not wait would have seen T1 unfinished, and given it up.
+                assertTrue(h.superseded().isEmpty(), "the claim read the row as the ending left it");
+            }
+        }
+    }
+
+    private static void execute(Connection c, String sql, String name) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement(sql)) {
+            s.setString(1, name);
+            assertEquals(1, s.executeUpdate());
+        }
+    }
+
+    private static int claimsWaitingOnALock(Connection c) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT count(*) FROM pg_stat_activity"
+                        + " WHERE wait_event_type = 'Lock' AND query LIKE 'WITH b AS%'");
+                ResultSet r = s.executeQuery()) {
+            r.next();
+            return r.getInt(1);
         }
     }
 

@@ -43,6 +43,16 @@ final class BatchStatement {
         return this;
     }
 
+    /**
+     * Appends one placeholder bound to {@code values} as a PostgreSQL {@code text[]}: a batch's names
+     * and tokens as two values, whatever their number, where PostgreSQL is the only database.
+     */
+    BatchStatement textArray(Collection<String> values) {
+        text.append("CAST(? AS text[])");
+        this.values.add(values.toArray(String[]::new));
+        return this;
+    }
+
     /** Appends {@code (?, ?, ...)}, one placeholder per value. */
     BatchStatement list(Collection<?> values) {
         text.append('(');
@@ -174,6 +184,8 @@ final class BatchStatement {
                 Object v = values.get(i);
                 if (v instanceof Long l) {
                     ps.setLong(i + 1, l);
+                } else if (v instanceof String[] a) {
+                    ps.setArray(i + 1, connection.createArrayOf("text", a));
                 } else {
                     ps.setString(i + 1, (String) v);
                 }

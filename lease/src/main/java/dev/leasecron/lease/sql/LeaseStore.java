@@ -141,6 +141,28 @@ public final class LeaseStore {
         return call("claim an instant", () -> SlotClaimStatement.claimMany(sql, claims, instance, slotMs));
     }
 
+    /**
+     * True where the claim of an instant for many names is one statement, {@link #claimFreeSlots}, in
+     * place of {@link #readSlots} and {@link #claimSlots}: on PostgreSQL.
+     */
+    public boolean claimsInOneStatement() {
+        return dialect == Dialect.POSTGRES;
+    }
+
+    /**
+     * Claims the instant for every name of {@code tokens} (name to the token minted for it) whose lease
+     * is free and whose instant on record is earlier; one statement, on PostgreSQL only.
+     *
+     * @return the outcome per name with a row; a name without one is not in the map
+     */
+    public Map<String, SlotOutcome> claimFreeSlots(Map<String, String> tokens, String instance, long slotMs) {
+        bounded(tokens.keySet());
+        if (!claimsInOneStatement()) {
+            throw new UnsupportedOperationException("one-statement claims run on PostgreSQL only, not " + dialect);
+        }
+        return call("claim an instant", () -> SlotClaimStatement.claimFree(sql, tokens, instance, slotMs));
+    }
+
     /** Inserts a row for each name of {@code fresh} (name to token) nobody inserted first; returns those. */
     public Set<String> insertSlots(Map<String, String> fresh, String instance, long slotMs) {
         bounded(fresh.keySet());

@@ -22,6 +22,9 @@ import org.jooq.Record6;
  * all their rows, one write whose WHERE is the single write's, row by row, against a derived table of
  * (name, token, term, slot read, unfinished slot read); one multi-row insert for the names with no row
  * yet. Which rows were written comes back per name, see {@link Sql#written}.
+ *
+ * <p>On PostgreSQL the batch read and write are one statement instead ({@link #claimFree}): its read
+ * locks the rows it finds free, in name order, and the write takes exactly those.
  */
 final class SlotClaimStatement {
     private SlotClaimStatement() {}
@@ -95,6 +98,42 @@ final class SlotClaimStatement {
                                 + " AND unfinished_slot_ms = b.b_unfinished_slot_ms AND slot_ms < ").value(slotMs)
                         .sql(" AND expires_at_ms <= " + sql.nowSql()));
         return names(sql.written("claim an instant", asked, "", write));
+    }
+
+    /**
+     * Claims {@code slotMs} for every name of {@code tokens} (name to the token minted for it) whose
+     * lease is free and whose instant on record is earlier, in one PostgreSQL statement: a read that
+     * locks those rows in name order ({@code FOR UPDATE}, which waits for a claim under way and then
+     * sees its outcome), the write of exactly the rows it locked, and every row's state before. The
+     * lock does what the term compared on a separate write does: of replicas claiming the same name,
+     * one writes; the others find it held. Locking in name order means claims of overlapping batches
+     * never wait on each other in a circle. Names and tokens travel as two arrays, so the statement's
+     * text is the same for every batch and PostgreSQL parses a handful of values, not one per row.
+     *
+     * @return the outcome per name that has a row; a name without one is not in the map
+     */
+    static Map<String, SlotOutcome> claimFree(Sql sql, Map<String, String> tokens, String instance, long slotMs) {
+        String now = sql.nowSql();
+        Map<String, SlotOutcome> outcomes = new HashMap<>();
+        new BatchStatement()
+                .sql("WITH b AS (SELECT * FROM unnest(").textArray(tokens.keySet()).sql(", ").textArray(tokens.values())
+                .sql(") AS u (b_name, b_holder)), free AS (SELECT l.name, l.term, l.slot_ms, l.unfinished_slot_ms,"
+                        + " l.rerun_slot_ms, l.expires_at_ms, b.b_holder FROM gst_leases l JOIN b ON l.name = b.b_name"
+                        + " WHERE l.expires_at_ms <= " + now + " AND l.slot_ms < ").value(slotMs)
+                .sql(" ORDER BY l.name FOR UPDATE OF l), claimed AS (UPDATE gst_leases SET holder = f.b_holder,"
+                        + " instance = ").value(instance)
+                .sql(", term = gst_leases.term + 1, expires_at_ms = " + sql.expirySql() + ", slot_ms = ").value(slotMs)
+                .sql(", unfinished_slot_ms = ").value(slotMs)
+                .sql(" FROM free f WHERE gst_leases.name = f.name RETURNING f.*)"
+                        + " SELECT l.name, COALESCE(c.term, l.term), COALESCE(c.slot_ms, l.slot_ms),"
+                        + " COALESCE(c.unfinished_slot_ms, l.unfinished_slot_ms), COALESCE(c.rerun_slot_ms, l.rerun_slot_ms),"
+                        + " COALESCE(c.expires_at_ms, l.expires_at_ms), " + now + ", c.name IS NOT NULL"
+                        + " FROM gst_leases l LEFT JOIN claimed c ON c.name = l.name WHERE l.name = ANY(")
+                .textArray(tokens.keySet()).sql(")")
+                .fetch(sql, r -> outcomes.put(r.getString(1), new SlotOutcome(
+                        new SlotRow(r.getLong(2), r.getLong(3), r.getLong(4), r.getLong(5), r.getLong(6), r.getLong(7)),
+                        r.getBoolean(8))));
+        return outcomes;
     }
 
     /** The names among {@code fresh} (name to token) that this insert created: nobody was first. */
