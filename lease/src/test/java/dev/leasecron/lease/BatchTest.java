@@ -138,7 +138,7 @@ class BatchTest {
 
     private static int claimsWaitingOnALock(Connection c) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT count(*) FROM pg_stat_activity"
-                        + " WHERE wait_event_type = 'Lock' AND query LIKE 'WITH b AS%'");
+                        + " WHERE wait_event_type = 'Lock' AND query LIKE 'WITH free AS%'");
                 ResultSet r = s.executeQuery()) {
             r.next();
             return r.getInt(1);

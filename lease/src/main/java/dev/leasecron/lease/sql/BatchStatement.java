@@ -44,14 +44,21 @@ final class BatchStatement {
     }
 
     /**
-     * Appends one placeholder bound to {@code values} as a PostgreSQL {@code text[]}: a batch's names
-     * and tokens as two values, whatever their number, where PostgreSQL is the only database.
+     * Appends one placeholder bound to {@code values} as a PostgreSQL {@code text[]}: any number of
+     * names or tokens as one value.
      */
     BatchStatement textArray(Collection<String> values) {
-        text.append("CAST(? AS text[])");
-        this.values.add(values.toArray(String[]::new));
+        return array(new SqlArray("text", values.toArray()));
+    }
+
+    private BatchStatement array(SqlArray array) {
+        text.append("CAST(? AS ").append(array.type()).append("[])");
+        values.add(array);
         return this;
     }
+
+    /** A PostgreSQL array bind value: its element type and its elements. */
+    private record SqlArray(String type, Object[] elements) {}
 
     /** Appends {@code (?, ?, ...)}, one placeholder per value. */
     BatchStatement list(Collection<?> values) {
@@ -68,37 +75,45 @@ final class BatchStatement {
 
     /**
      * Appends the derived table {@code b} of {@code rows}, its columns named {@code columns}: the
-     * per-row input of a batch write. {@code VALUES} on PostgreSQL; on SQLite, which cannot name a
-     * {@code VALUES} table's columns, a column-naming empty SELECT before it; on MySQL and MariaDB a
-     * {@code UNION ALL} of one-row SELECTs, which every version of either runs (MariaDB has no
-     * {@code VALUES ROW(...)}).
+     * per-row input of a batch write. On PostgreSQL {@code unnest} of one array per column, so the
+     * statement binds one value per column, not one per cell, and its text is the same for any number
+     * of rows; on SQLite {@code VALUES}, after a column-naming empty SELECT since SQLite cannot name a
+     * {@code VALUES} table's columns; on MySQL and MariaDB a {@code UNION ALL} of one-row SELECTs,
+     * which every version of either runs (MariaDB has no {@code VALUES ROW(...)}).
      */
     BatchStatement rows(Dialect dialect, List<String> columns, List<List<?>> rows) {
+        return switch (dialect) {
+            case POSTGRES -> unnest(columns, rows);
+            case SQLITE -> sql("(SELECT " + String.join(", ", columns.stream().map(c -> "NULL AS " + c).toList())
+                    + " WHERE 1 = 0 UNION ALL SELECT * FROM (").valuesRows(rows).sql(")) AS b");
+            case MYSQL, MARIADB -> unionAll(columns, rows);
+        };
+    }
+
+    private BatchStatement unnest(List<String> columns, List<List<?>> rows) {
+        text.append("unnest(");
+        for (int i = 0; i < columns.size(); i++) {
+            int column = i;
+            Object[] cells = rows.stream().map(row -> row.get(column)).toArray();
+            sql(i == 0 ? "" : ", ").array(new SqlArray(cells[0] instanceof Long ? "bigint" : "text", cells));
+        }
+        return sql(") AS b (" + String.join(", ", columns) + ")");
+    }
+
+    private BatchStatement unionAll(List<String> columns, List<List<?>> rows) {
         text.append('(');
-        switch (dialect) {
-            case POSTGRES -> valuesRows(rows).sql(") AS b (" + String.join(", ", columns) + ")");
-            case SQLITE -> {
-                text.append("SELECT ");
-                text.append(String.join(", ", columns.stream().map(c -> "NULL AS " + c).toList()));
-                text.append(" WHERE 1 = 0 UNION ALL SELECT * FROM (");
-                valuesRows(rows).sql(")) AS b");
-            }
-            case MYSQL, MARIADB -> {
-                for (int r = 0; r < rows.size(); r++) {
-                    text.append(r == 0 ? "SELECT " : " UNION ALL SELECT ");
-                    List<?> row = rows.get(r);
-                    for (int i = 0; i < row.size(); i++) {
-                        text.append(i == 0 ? "" : ", ");
-                        value(row.get(i));
-                        if (r == 0) {
-                            text.append(" AS ").append(columns.get(i));
-                        }
-                    }
+        for (int r = 0; r < rows.size(); r++) {
+            text.append(r == 0 ? "SELECT " : " UNION ALL SELECT ");
+            List<?> row = rows.get(r);
+            for (int i = 0; i < row.size(); i++) {
+                text.append(i == 0 ? "" : ", ");
+                value(row.get(i));
+                if (r == 0) {
+                    text.append(" AS ").append(columns.get(i));
                 }
-                text.append(") AS b");
             }
         }
-        return this;
+        return sql(") AS b");
     }
 
     private BatchStatement valuesRows(List<List<?>> rows) {
@@ -184,8 +199,8 @@ final class BatchStatement {
                 Object v = values.get(i);
                 if (v instanceof Long l) {
                     ps.setLong(i + 1, l);
-                } else if (v instanceof String[] a) {
-                    ps.setArray(i + 1, connection.createArrayOf("text", a));
+                } else if (v instanceof SqlArray a) {
+                    ps.setArray(i + 1, connection.createArrayOf(a.type(), a.elements()));
                 } else {
                     ps.setString(i + 1, (String) v);
                 }

@@ -116,10 +116,11 @@ final class SlotClaimStatement {
         String now = sql.nowSql();
         Map<String, SlotOutcome> outcomes = new HashMap<>();
         new BatchStatement()
-                .sql("WITH b AS (SELECT * FROM unnest(").textArray(tokens.keySet()).sql(", ").textArray(tokens.values())
-                .sql(") AS u (b_name, b_holder)), free AS (SELECT l.name, l.term, l.slot_ms, l.unfinished_slot_ms,"
-                        + " l.rerun_slot_ms, l.expires_at_ms, b.b_holder FROM gst_leases l JOIN b ON l.name = b.b_name"
-                        + " WHERE l.expires_at_ms <= " + now + " AND l.slot_ms < ").value(slotMs)
+                .sql("WITH free AS (SELECT l.name, l.term, l.slot_ms, l.unfinished_slot_ms, l.rerun_slot_ms,"
+                        + " l.expires_at_ms, b.b_holder FROM gst_leases l JOIN ")
+                .rows(Dialect.POSTGRES, List.of("b_name", "b_holder"),
+                        tokens.entrySet().stream().<List<?>>map(e -> List.of(e.getKey(), e.getValue())).toList())
+                .sql(" ON l.name = b.b_name WHERE l.expires_at_ms <= " + now + " AND l.slot_ms < ").value(slotMs)
                 .sql(" ORDER BY l.name FOR UPDATE OF l), claimed AS (UPDATE gst_leases SET holder = f.b_holder,"
                         + " instance = ").value(instance)
                 .sql(", term = gst_leases.term + 1, expires_at_ms = " + sql.expirySql() + ", slot_ms = ").value(slotMs)

@@ -32,9 +32,13 @@ class BatchRowsTest {
     }
 
     @Test
-    void postgresNamesTheColumnsOfValues() {
-        assertEquals("update gst_leases set term = b.b_term from (values (?, ?), (?, ?)) as b (b_name, b_term)"
-                + " where name = b.b_name", update(Dialect.POSTGRES));
+    void postgresBindsOneArrayPerColumnWhateverTheRows() {
+        String sql = "update gst_leases set term = b.b_term from unnest(cast(? as text[]), cast(? as bigint[]))"
+                + " as b (b_name, b_term) where name = b.b_name";
+        assertEquals(sql, update(Dialect.POSTGRES));
+        assertEquals(sql, BatchStatement.update(Dialect.POSTGRES, COLUMNS, List.of(List.of("a", 1L)),
+                set -> set.sql("term = b.b_term"), where -> where.sql("name = b.b_name")).text().toLowerCase(Locale.ROOT),
+                "one row or many, the same text");
     }
 
     @Test
