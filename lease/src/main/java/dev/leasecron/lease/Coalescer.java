@@ -98,7 +98,10 @@ public final class Coalescer<K, V> {
             gathering.add(new Waiting<>(key, answer));
         }
         if (opens) {
-            Thread.ofVirtual().name(name).start(this::sendAfterWindow);
+            // A platform thread: the callers are typically a thousand virtual threads woken by the
+            // same instant, and a virtual sender would queue behind them for a carrier after each
+            // database round trip, holding back the statement they all wait for.
+            Thread.ofPlatform().daemon().name(name).start(this::sendAfterWindow);
         }
         try {
             return answer.get();

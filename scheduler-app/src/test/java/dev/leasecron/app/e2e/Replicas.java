@@ -14,6 +14,7 @@ import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.opentest4j.TestAbortedException;
 
 /**
  * The replicas of one test, as a JUnit extension ({@code @RegisterExtension}): each test gets a
@@ -43,7 +44,8 @@ final class Replicas implements BeforeEachCallback, AfterTestExecutionCallback, 
 
     @Override
     public void afterTestExecution(ExtensionContext context) {
-        if (context.getExecutionException().isPresent()) {
+        // A test skipped for want of its database server is not a failure: nothing to report.
+        if (context.getExecutionException().filter(e -> !(e instanceof TestAbortedException)).isPresent()) {
             StringBuilder report = new StringBuilder("===== " + context.getDisplayName() + " failed; files in " + dir + "\n");
             started.forEach(r -> report.append(r.tail(60)));
             System.out.println(report);
