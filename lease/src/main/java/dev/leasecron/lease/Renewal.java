@@ -4,13 +4,15 @@ import dev.leasecron.jobs.LeaseLostException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 
 /**
- * Keeps one handle renewed on a virtual thread of its own, the way client-go renews a leader lease.
+ * Keeps one handle renewed on a virtual thread of its own, the way client-go renews a leader lease;
+ * the thread starts when the first renewal falls due ({@link RenewalStarts}).
  *
  * <p>An attempt is due {@code renewInterval} after the previous one started (the claim counts as the
  * first), failed attempts included. Each waits at most half the local deadline and never past it,
@@ -31,6 +33,9 @@ final class Renewal implements Holding {
     private final LeaseListener listener;
     private final Thread thread;
     private volatile boolean stopped;
+    /** Guards the thread's start against {@link #stop}: a renewal stopped before its start never starts. */
+    private final Object starting = new Object();
+    private ScheduledFuture<?> pendingStart;
 
     Renewal(Coalescer<Handle, Boolean> renewals, LeaseTimings timings, Handle handle, LeaseScope parent, Logger log, LeaseListener listener) {
         this.renewals = renewals;
@@ -42,9 +47,21 @@ final class Renewal implements Holding {
         this.thread = Thread.ofVirtual().name("lease-renew " + handle.name()).unstarted(this::renewUntilStoppedOrLost);
     }
 
+    /** Starts the renewals: their thread begins when the first attempt falls due. */
     Renewal start() {
-        thread.start();
+        long firstDue = handle.lastRenewedNanos() + timings.renewInterval().toNanos();
+        synchronized (starting) {
+            pendingStart = RenewalStarts.after(firstDue - System.nanoTime(), this::startThread);
+        }
         return this;
+    }
+
+    private void startThread() {
+        synchronized (starting) {
+            if (!stopped) {
+                thread.start();
+            }
+        }
     }
 
     @Override
@@ -54,7 +71,10 @@ final class Renewal implements Holding {
 
     @Override
     public void stop() {
-        stopped = true;
+        synchronized (starting) {
+            stopped = true;
+            pendingStart.cancel(false);
+        }
         thread.interrupt();
         boolean interrupted = false;
         while (thread.isAlive()) {

@@ -7,10 +7,15 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 
 /**
- * The protocol's last line: runs work on a virtual thread of its own so that the lease being lost can
- * be watched while it runs, and fails the process when work under a lost lease runs on past the
- * step-down grace. A scope that ends for another reason (shutdown) is not a loss: the wait goes on
- * for as long as the work runs, and whoever stops the process bounds it.
+ * The protocol's last line: runs work on the calling thread, interrupting it when the scope ends, and
+ * fails the process when work under a lost lease runs on past the step-down grace. The caller, busy
+ * with the work, cannot claim again beside it: it returns only once the work has. A scope that ends
+ * for another reason (shutdown) is not a loss: the work runs for as long as it does, and whoever stops
+ * the process bounds that.
+ *
+ * <p>The work runs on the caller's thread rather than one of its own: a scheduler starts a thousand
+ * rounds on one instant, and a thread started and joined per round was a measurable part of their
+ * start. The loss is watched from the side instead, by the renewals that find it.
  */
 final class WorkRun<T> {
     private final Handle handle;
@@ -18,6 +23,10 @@ final class WorkRun<T> {
     private final Duration grace;
     private final Logger log;
     private final LeaseListener listener;
+    /** Guards {@link #returned}: once the work has returned, neither an interrupt nor the failure may come. */
+    private final Object lock = new Object();
+    private boolean returned;
+    private boolean interrupted;
 
     WorkRun(Handle handle, LeaseScope scope, Duration grace, Logger log, LeaseListener listener) {
         this.handle = handle;
@@ -28,51 +37,46 @@ final class WorkRun<T> {
     }
 
     T run(LeaseWork<T> work) throws Exception {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        Thread worker = Thread.ofVirtual().name("lease-work " + handle.name()).start(() -> {
-            try {
-                result.complete(CurrentLease.callWith(handle, scope, () -> work.run(scope)));
-            } catch (Throwable t) {
-                result.completeExceptionally(t);
+        Thread worker = Thread.currentThread();
+        // The check runs on the delay's own thread: no pool the work might keep busy can hold it up.
+        handle.whenLost().thenRun(() -> CompletableFuture.delayedExecutor(grace.toNanos(), TimeUnit.NANOSECONDS, Runnable::run)
+                .execute(this::failIfStillRunning));
+        try (AutoCloseable ignored = scope.onCancel(() -> interrupt(worker))) {
+            return CurrentLease.callWith(handle, scope, () -> work.run(scope));
+        } catch (Error e) {
+            throw new ExecutionException("work failed with " + e, e);
+        } finally {
+            synchronized (lock) {
+                returned = true;
+                if (interrupted) {
+                    // The interrupt was the work's stop signal; the caller goes on to record the round.
+                    Thread.interrupted();
+                }
             }
-        });
-        try (AutoCloseable ignored = scope.onCancel(worker::interrupt)) {
-            awaitOrStepDown(result);
         }
-        return unwrap(result);
     }
 
-    private void awaitOrStepDown(CompletableFuture<T> result) {
-        // join() and not get(): the wait must not end because the caller's thread is interrupted.
-        CompletableFuture.anyOf(result, handle.whenLost()).exceptionally(t -> null).join();
-        if (result.isDone()) {
-            return;
+    private void interrupt(Thread worker) {
+        synchronized (lock) {
+            if (!returned) {
+                interrupted = true;
+                worker.interrupt();
+            }
         }
-        CompletableFuture<Object> graceOver =
-                new CompletableFuture<>().completeOnTimeout(null, grace.toNanos(), TimeUnit.NANOSECONDS);
-        CompletableFuture.anyOf(result, graceOver).exceptionally(t -> null).join();
-        if (!result.isDone()) {
-            IllegalStateException failure = new IllegalStateException("work under lost lease " + handle.name()
-                    + " (term " + handle.term() + ") did not stop within the step-down grace of " + grace);
-            log.atError().addKeyValue("event", "lease.would_not_stop")
-                    .addKeyValue("lease", handle.name()).addKeyValue("term", handle.term())
-                    .log(failure.getMessage());
-            listener.wouldNotStop(handle, grace);
-            LeaseFailure.fail(failure);
-        }
-        // Never claim again beside work of our own still running: wait for as long as the process lasts.
-        result.exceptionally(t -> null).join();
     }
 
-    private static <T> T unwrap(CompletableFuture<T> result) throws Exception {
-        try {
-            return result.join();
-        } catch (java.util.concurrent.CompletionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof Exception ex) {
-                throw ex;
+    private void failIfStillRunning() {
+        synchronized (lock) {
+            if (returned) {
+                return;
             }
-            throw new ExecutionException("work failed with " + cause, cause);
         }
+        IllegalStateException failure = new IllegalStateException("work under lost lease " + handle.name()
+                + " (term " + handle.term() + ") did not stop within the step-down grace of " + grace);
+        log.atError().addKeyValue("event", "lease.would_not_stop")
+                .addKeyValue("lease", handle.name()).addKeyValue("term", handle.term())
+                .log(failure.getMessage());
+        listener.wouldNotStop(handle, grace);
+        LeaseFailure.fail(failure);
     }
 }

@@ -159,6 +159,22 @@ class RunTest {
 
     @ParameterizedTest
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void workRunsOnTheCallingThreadAndTheInterruptOfAShutdownDoesNotOutliveIt(TestDatabase db) throws Exception {
+        try (Held held = Held.claim(db, "run-same-thread")) {
+            Thread caller = Thread.currentThread();
+            String result = held.run(scope -> {
+                assertSame(caller, Thread.currentThread());
+                held.parent().cancel("shutdown");
+                return Thread.currentThread().isInterrupted() ? "interrupted" : "not interrupted";
+            });
+
+            assertEquals("interrupted", result, "the scope's end reaches the work");
+            assertFalse(Thread.currentThread().isInterrupted(), "the caller goes on uninterrupted to record the end");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void workIgnoringALossPastTheGraceFailsTheProcessAndRunStillWaitsForIt(TestDatabase db) throws Exception {
         List<Throwable> failures = new CopyOnWriteArrayList<>();
         CountDownLatch release = new CountDownLatch(1);
