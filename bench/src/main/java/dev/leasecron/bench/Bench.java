@@ -33,7 +33,9 @@ public final class Bench {
         List<String> schedulers = List.of(a.getOrDefault("schedulers", String.join(",", ALL)).split(","));
         List<Integer> periods = ints(a.getOrDefault("period", "10,30"));
         int instants = Integer.parseInt(a.getOrDefault("instants", "3"));
-        int warmup = Integer.parseInt(a.getOrDefault("warmup", Integer.toString(Cell.DEFAULT_WARMUP)));
+        // About a minute of warm-up at either job count: the JIT compiler is still at work for the first
+        // bursts after start, and a deployed scheduler runs for days.
+        List<Integer> warmups = ints(a.getOrDefault("warmup", "6,3"));
         boolean failover = Boolean.parseBoolean(a.getOrDefault("failover", "true"));
         int trials = Integer.parseInt(a.getOrDefault("failover-trials", "1"));
         Path out = Path.of(a.getOrDefault("out", "bench/results"));
@@ -48,7 +50,7 @@ public final class Bench {
         versions.put("postgresql", a.getOrDefault("pg-version", "?"));
         versions.put("java", System.getProperty("java.vm.vendor") + " " + System.getProperty("java.version"));
         run.put("versions", versions);
-        run.put("workload", Map.of("warmup_instants", warmup, "instants_measured", instants, "pool_per_replica", Cell.POOL_SIZE));
+        run.put("workload", Map.of("warmup_instants", warmups, "instants_measured", instants, "pool_per_replica", Cell.POOL_SIZE));
 
         // --append true keeps the cells and failover trials of the results.json already there (a cell
         // measured again replaces its old figures), so a long run can be taken in parts.
@@ -66,6 +68,7 @@ public final class Bench {
         for (int i = 0; i < jobCounts.size(); i++) {
             int jobs = jobCounts.get(i);
             int period = periods.get(Math.min(i, periods.size() - 1));
+            int warmup = warmups.get(Math.min(i, warmups.size() - 1));
             for (int replicas : replicaCounts) {
                 for (String scheduler : schedulers) {
                     System.out.printf(Locale.ROOT, "%s: %s, %,d jobs, %d replica(s), every %d s...%n", Instant.now(), scheduler,

@@ -25,11 +25,6 @@ import javax.sql.DataSource;
 public final class Cell {
     /** Connections per replica, and task threads where a scheduler has them: the same for all four. */
     static final int POOL_SIZE = 10;
-    /**
-     * Instants run before measuring: a deployed scheduler runs for days, its code compiled by the JIT;
-     * the first bursts after start run largely interpreted and measure the JVM's warm-up instead.
-     */
-    static final int DEFAULT_WARMUP = 3;
 
     public static void main(String[] args) throws Exception {
         Map<String, String> a = Args.parse(args);
@@ -38,7 +33,9 @@ public final class Cell {
         int replicas = Integer.parseInt(a.get("replicas"));
         int period = Integer.parseInt(a.getOrDefault("period", "10"));
         int instants = Integer.parseInt(a.getOrDefault("instants", "3"));
-        int warmupInstants = Integer.parseInt(a.getOrDefault("warmup", Integer.toString(DEFAULT_WARMUP)));
+        // Instants run before measuring: a deployed scheduler runs for days, its code compiled by the
+        // JIT; the first bursts after start run largely interpreted and measure the JVM's warm-up.
+        int warmupInstants = Integer.parseInt(a.getOrDefault("warmup", "6"));
         Path out = Path.of(a.get("out"));
         Path pgData = a.containsKey("pgdata") ? Path.of(a.get("pgdata")) : null;
         if (60 % period != 0) {
@@ -86,6 +83,7 @@ public final class Cell {
         result.put("jobs", jobs);
         result.put("replicas", replicas);
         result.put("period_s", period);
+        result.put("warmup_instants", warmupInstants);
         result.put("instants", instants);
         result.putAll(delays(recorder, firstMeasured, lastMeasured, p, jobs, instants));
         long roundsInWindow = after.fires - before.fires;
