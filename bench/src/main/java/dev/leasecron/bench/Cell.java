@@ -35,7 +35,7 @@ public final class Cell {
         int instants = Integer.parseInt(a.getOrDefault("instants", "3"));
         // Instants run before measuring: a deployed scheduler runs for days, its code compiled by the
         // JIT; the first bursts after start run largely interpreted and measure the JVM's warm-up.
-        int warmupInstants = Integer.parseInt(a.getOrDefault("warmup", "6"));
+        int warmupInstants = Integer.parseInt(a.getOrDefault("warmup", "10"));
         Path out = Path.of(a.get("out"));
         Path pgData = a.containsKey("pgdata") ? Path.of(a.get("pgdata")) : null;
         if (60 % period != 0) {

@@ -544,7 +544,8 @@ public final class Leases {
     }
 
     /**
-     * Keeps {@code handle} renewed on a virtual thread of its own until {@link Holding#stop()}. The
+     * Keeps {@code handle} renewed on a virtual thread of its own, started when the first renewal
+     * falls due (most rounds end before), until {@link Holding#stop()}. The
      * returned scope ends the moment the lease is known lost (a renewal reports it gone, or none
      * succeeds within the local deadline of the start of the last one that did) with a
      * {@link dev.leasecron.jobs.LeaseLostException} as its reason; {@code parent} ending ends it too.
@@ -572,15 +573,14 @@ public final class Leases {
 
     /**
      * Runs {@code work} under {@code handle} in {@code scope} (the scope {@link #hold} returned, or one
-     * derived from it) on a virtual thread of its own, with the handle as the {@link CurrentLease},
-     * and returns what it returned or throws what it threw (an {@link Error} comes back wrapped, its
-     * stack intact).
+     * derived from it) on the calling thread, with the handle as the {@link CurrentLease}, and returns
+     * what it returned or throws what it threw (an {@link Error} comes back wrapped, its stack intact).
+     * The scope ending interrupts the work; the interrupt does not outlive it.
      *
      * <p>Once the lease is lost the work has the step-down grace to return; past that the process
-     * fails through {@link LeaseFailure}, and the wait goes on for as long as the process lasts, so the
-     * caller never claims again beside work of its own still running. {@code scope} ending for any
-     * other reason (a shutdown) is not a loss: the wait goes on, bounded by whoever stops the process;
-     * a loss found meanwhile leaves the work the grace like any other.
+     * fails through {@link LeaseFailure}. The caller, running the work, never claims again beside it.
+     * {@code scope} ending for any other reason (a shutdown) is not a loss: the work runs on, bounded
+     * by whoever stops the process; a loss found meanwhile leaves the work the grace like any other.
      */
     public <T> T run(LeaseScope scope, Handle handle, Logger log, LeaseWork<T> work) throws Exception {
         return new WorkRun<T>(handle, scope, timings.stepDownGrace(), log, listener).run(work);

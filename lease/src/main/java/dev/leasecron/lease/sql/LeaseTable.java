@@ -15,7 +15,7 @@ import org.jooq.Table;
 final class LeaseTable {
     static final Table<Record> GST_LEASES = table(name("gst_leases"));
     static final Field<String> NAME = field(name("name"), VARCHAR(LeaseName.MAX_BYTES).nullable(false));
-    /** 16 random bytes in hex, minted per claim and never reused. */
+    /** 32 hex characters, minted per claim and never reused (see {@code Tokens}). */
     static final Field<String> HOLDER = field(name("holder"), VARCHAR(32).nullable(false).defaultValue(""));
     /** Which process holds it, for reading logs. */
     static final Field<String> INSTANCE = field(name("instance"), VARCHAR(191).nullable(false).defaultValue(""));
