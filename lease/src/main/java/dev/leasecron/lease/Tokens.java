@@ -20,9 +20,9 @@ final class Tokens {
     /**
      * 32 hex characters, the width of the holder column: the process's random 64 bits, then a counter
      * started at a random value. Within a process a token never repeats (the counter would need 2^64
-     * claims to come round); across processes only if two drew the same 128 bits at start. A token only has to be unique: no
-     * decision rests on it being hard to guess, and drawing 16 random bytes per claim cost a thousand
-     * claims of one instant milliseconds on the way to their statement.
+     * claims to come round); across processes only if two drew the same 128 bits at start. A token
+     * only has to be unique: no decision rests on it being hard to guess, and drawing 16 random bytes
+     * per claim cost a thousand claims of one instant milliseconds on the way to their statement.
      */
     static String newHolder() {
         return BOOT + HexFormat.of().toHexDigits(COUNTER.getAndIncrement());
