@@ -89,20 +89,11 @@ final class DueClock {
     boolean awaitDue(Instant instant, LeaseScope until) {
         try {
             while (!until.isCancelled()) {
-                Duration left = Duration.between(now(until), instant);
-                if (left.isNegative() || left.isZero()) {
+                Duration wait = nextWait(instant, until);
+                if (wait.isZero()) {
                     return true;
                 }
-                if (left.compareTo(LAST_STRETCH) < 0 && leases.clock().sampleAgeNanos() >= FRESH_NANOS) {
-                    refreshOlderThan(FRESH_NANOS);
-                    left = Duration.between(now(until), instant);
-                    if (left.isNegative() || left.isZero()) {
-                        return true;
-                    }
-                }
-                // Far from the instant, wake once more at the start of the last stretch to refresh there.
-                Duration slice = left.compareTo(LAST_STRETCH) > 0 ? left.minus(LAST_STRETCH) : left;
-                if (until.await(slice.compareTo(MAX_SLICE) < 0 ? slice : MAX_SLICE)) {
+                if (until.await(wait)) {
                     return false;
                 }
             }
@@ -110,5 +101,25 @@ final class DueClock {
             Thread.currentThread().interrupt();
         }
         return false;
+    }
+
+    /**
+     * How long to wait before asking again whether {@code instant} is due: zero once the database clock
+     * has reached it. Far from the instant the wait ends at the start of the last stretch, so the sample
+     * can be refreshed there; no wait is longer than {@link #MAX_SLICE}.
+     *
+     * @throws InterruptedException {@code until} ended before the database clock could be read
+     */
+    Duration nextWait(Instant instant, LeaseScope until) throws InterruptedException {
+        Duration left = Duration.between(now(until), instant);
+        if (left.isPositive() && left.compareTo(LAST_STRETCH) < 0 && leases.clock().sampleAgeNanos() >= FRESH_NANOS) {
+            refreshOlderThan(FRESH_NANOS);
+            left = Duration.between(now(until), instant);
+        }
+        if (!left.isPositive()) {
+            return Duration.ZERO;
+        }
+        Duration slice = left.compareTo(LAST_STRETCH) > 0 ? left.minus(LAST_STRETCH) : left;
+        return slice.compareTo(MAX_SLICE) < 0 ? slice : MAX_SLICE;
     }
 }

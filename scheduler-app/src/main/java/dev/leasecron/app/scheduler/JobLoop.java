@@ -65,10 +65,7 @@ final class JobLoop {
                             .log("schedule of {} has no further instant: the job stops", job.name());
                     return;
                 }
-                if (!clock.awaitDue(next.get(), scope)) {
-                    return;
-                }
-                cursor = Optional.of(runInstant(next.get()));
+                cursor = runInstant(next.get());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -77,19 +74,26 @@ final class JobLoop {
         }
     }
 
-    /** Runs {@code instant} if this replica wins it; returns the last instant handled. */
-    private Instant runInstant(Instant instant) throws InterruptedException {
+    /**
+     * Runs {@code instant}, once due, if this replica wins it.
+     *
+     * @return the last instant handled; empty when stopped before the instant came
+     */
+    private Optional<Instant> runInstant(Instant instant) throws InterruptedException {
         if (!job.clusterWide()) {
+            if (!clock.awaitDue(instant, scope)) {
+                return Optional.empty();
+            }
             localRounds.run(job, instant);
-            return instant;
+            return Optional.of(instant);
         }
-        Optional<Handle> claimed = claim(instant);
+        Optional<Handle> claimed = claim(instant, true);
         if (claimed.isEmpty()) {
-            return instant;
+            return scope.isCancelled() ? Optional.empty() : Optional.of(instant);
         }
         logPassedOver(claimed.get());
         Instant passed = rounds.run(job, claimed.get());
-        return passed.isAfter(instant) ? passed : instant;
+        return Optional.of(passed.isAfter(instant) ? passed : instant);
     }
 
     /**
@@ -122,7 +126,7 @@ final class JobLoop {
                     job.catchUpLatest() ? "older than " + CATCH_UP_WINDOW.toHours() + "h" : "catchUp: none");
             return Optional.of(now);
         }
-        Optional<Handle> claimed = claim(missed);
+        Optional<Handle> claimed = claim(missed, false);
         if (claimed.isEmpty()) {
             return Optional.of(now);
         }
@@ -175,15 +179,25 @@ final class JobLoop {
      * Claims {@code instant}, trying again every retry interval while the database does not answer,
      * until the job's following instant is due. The claim shares its statement with the claims of the
      * other jobs due at the same instant.
+     *
+     * @param whenDue whether to wait for the instant to come first; the catch-up claims one already past
+     * @return the handle when the claim was won; empty when refused, or when stopped first
      */
-    private Optional<Handle> claim(Instant instant) throws InterruptedException {
+    private Optional<Handle> claim(Instant instant, boolean whenDue) throws InterruptedException {
         Optional<Instant> following = job.instants().next(instant);
+        boolean waitForIt = whenDue;
         while (!scope.isCancelled()) {
             try {
-                Optional<Handle> h = shared.claimSlot(job.leaseName(), instant);
+                // Only the first try waits for the instant; a try again is past it.
+                Optional<Handle> h = waitForIt ? shared.claimWhenDue(job.leaseName(), instant, scope)
+                        : shared.claimSlot(job.leaseName(), instant);
+                if (h.isEmpty() && scope.isCancelled()) {
+                    return h; // stopped before the instant came, or refused as it stopped: either way, done
+                }
                 listener.claimed(job, h.isPresent());
                 return h;
             } catch (LeaseDatabaseException e) {
+                waitForIt = false;
                 if (following.isPresent() && !clock.now(scope).isBefore(following.get())) {
                     event(Level.ERROR, "instant.unclaimed", job)
                             .addKeyValue("instant", instant.toString())

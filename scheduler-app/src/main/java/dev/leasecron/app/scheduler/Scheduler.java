@@ -33,14 +33,15 @@ public final class Scheduler {
     private volatile Map<String, ScheduledJob> clusterJobs = Map.of();
 
     public Scheduler(Leases leases, GuardedTransactions transactions, RoundListener listener) {
-        this(leases, transactions, listener, SharedStatements.batched(leases));
+        this(leases, transactions, listener, true);
     }
 
-    private Scheduler(Leases leases, GuardedTransactions transactions, RoundListener listener, SharedStatements shared) {
+    private Scheduler(Leases leases, GuardedTransactions transactions, RoundListener listener, boolean batched) {
         this.leases = leases;
         this.clock = new DueClock(leases);
         this.listener = listener;
-        this.shared = shared;
+        this.shared = batched ? SharedStatements.batched(leases, clock, claiming)
+                : SharedStatements.singleRow(leases, clock, claiming);
         this.roundRunner = new RoundRunner(leases, shared, transactions, rounds, clock, listener, inFlight);
         this.localRounds = new LocalRounds(rounds, transactions, leases.instance(), listener, inFlight);
     }
@@ -52,7 +53,7 @@ public final class Scheduler {
      */
     public static Scheduler withSingleRowStatements(Leases leases, GuardedTransactions transactions,
             RoundListener listener) {
-        return new Scheduler(leases, transactions, listener, SharedStatements.singleRow(leases));
+        return new Scheduler(leases, transactions, listener, false);
     }
 
     /** Starts the jobs and the rerun sweep. */

@@ -5,6 +5,7 @@ import dev.leasecron.lease.BatchResult;
 import dev.leasecron.lease.Coalescer;
 import dev.leasecron.lease.Handle;
 import dev.leasecron.lease.LeaseDatabaseException;
+import dev.leasecron.lease.LeaseScope;
 import dev.leasecron.lease.Leases;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,27 +39,51 @@ final class SharedStatements {
     private record Ending(Handle handle, Instant passed) {}
 
     private final Leases leases;
+    private final DueClock clock;
     private final boolean shared;
+    private final DueClaims dueClaims;
     private final Coalescer<SlotName, Optional<Handle>> claims;
     private final Coalescer<Ending, Boolean> finishes;
     private final Coalescer<Handle, Boolean> releases;
 
-    private SharedStatements(Leases leases, boolean shared) {
+    private SharedStatements(Leases leases, DueClock clock, LeaseScope claiming, boolean shared) {
         this.leases = leases;
+        this.clock = clock;
         this.shared = shared;
+        this.dueClaims = new DueClaims(leases, clock, claiming);
         this.claims = Coalescer.inParts("claim-batch", WINDOW, (asked, part) -> claim(leases, asked, part));
         this.finishes = new Coalescer<>("finish-batch", WINDOW, asked -> finish(leases, asked));
         this.releases = new Coalescer<>("release-batch", WINDOW, leases::releaseAll);
     }
 
-    /** Calls arriving together share a batch statement. */
-    static SharedStatements batched(Leases leases) {
-        return new SharedStatements(leases, true);
+    /**
+     * Calls arriving together share a batch statement; claims made ahead of their instant share one
+     * sent as it comes due.
+     *
+     * @param claiming ends when the replica stops claiming
+     */
+    static SharedStatements batched(Leases leases, DueClock clock, LeaseScope claiming) {
+        return new SharedStatements(leases, clock, claiming, true);
     }
 
     /** Every call is its single-row statement, sent at once: one statement per job and step. */
-    static SharedStatements singleRow(Leases leases) {
-        return new SharedStatements(leases, false);
+    static SharedStatements singleRow(Leases leases, DueClock clock, LeaseScope claiming) {
+        return new SharedStatements(leases, clock, claiming, false);
+    }
+
+    /**
+     * {@link Leases#claimSlot} as soon as the database clock reaches {@code slot}, sharing a statement
+     * with every claim of that instant made ahead of it (see {@link DueClaims}).
+     *
+     * @return the handle when the claim was won; empty when it was refused, or when {@code scope} ended
+     *     before the instant came
+     * @throws LeaseDatabaseException the database did not answer for this name
+     */
+    Optional<Handle> claimWhenDue(String name, Instant slot, LeaseScope scope) throws InterruptedException {
+        if (shared) {
+            return dueClaims.claim(name, slot, scope);
+        }
+        return clock.awaitDue(slot, scope) ? leases.claimSlot(name, slot) : Optional.empty();
     }
 
     /**

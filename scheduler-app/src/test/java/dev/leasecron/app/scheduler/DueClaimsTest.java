@@ -1,0 +1,132 @@
+package dev.leasecron.app.scheduler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.awaitility.Awaitility.await;
+
+import dev.leasecron.lease.Handle;
+import dev.leasecron.lease.LeaseScope;
+import dev.leasecron.lease.Leases;
+import dev.leasecron.lease.sql.LeaseRow;
+import dev.leasecron.lease.testing.BorrowCounting;
+import dev.leasecron.lease.testing.TestDatabase;
+import dev.leasecron.lease.testing.TestTimings;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class DueClaimsTest {
+    private final LeaseScope claiming = LeaseScope.root();
+    private final AtomicLong borrowed = new AtomicLong();
+
+    @AfterEach
+    void stopClaiming() {
+        claiming.cancel("test over");
+    }
+
+    private Leases leases(TestDatabase db) {
+        return db.leases(TestTimings.FAST, BorrowCounting.wrap(db.pool(4), borrowed));
+    }
+
+    /** Claims {@code name} from a thread of its own, as a job loop would. */
+    private static CompletableFuture<Optional<Handle>> claimFromLoop(DueClaims claims, String name, Instant slot, LeaseScope scope) {
+        CompletableFuture<Optional<Handle>> answer = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> {
+            try {
+                answer.complete(claims.claim(name, slot, scope));
+            } catch (Throwable t) {
+                answer.completeExceptionally(t);
+            }
+        });
+        return answer;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void claimsMadeAheadGoOutTogetherWhenTheDatabaseClockReachesTheirInstant(TestDatabase db) throws Exception {
+        Leases leases = leases(db);
+        DueClock clock = new DueClock(leases);
+        DueClaims claims = new DueClaims(leases, clock, claiming);
+        int jobs = Leases.MAX_BATCH + 100;
+        List<String> names = IntStream.range(0, jobs).mapToObj(i -> TestDatabase.uniqueName("due-" + i)).toList();
+        Instant slot = leases.readDatabaseClock().plusMillis(800);
+        long borrowedBefore = borrowed.get();
+
+        List<CompletableFuture<Optional<Handle>>> answers = new ArrayList<>();
+        names.forEach(name -> answers.add(claimFromLoop(claims, name, slot, LeaseScope.root())));
+        await().atMost(Duration.ofSeconds(20)).until(() -> answers.stream().allMatch(CompletableFuture::isDone));
+
+        for (CompletableFuture<Optional<Handle>> answer : answers) {
+            assertTrue(answer.get().isPresent(), "every claim of a free instant is won");
+        }
+        List<LeaseRow> rows = leases.rows(names);
+        assertEquals(jobs, rows.size());
+        for (LeaseRow row : rows) {
+            assertEquals(slot.toEpochMilli(), row.slotMs(), row.name());
+            // The lease runs from the claim: claimed by the database clock no earlier than the instant.
+            long claimedAtMs = row.expiresAtMs() - TestTimings.FAST.leaseDuration().toMillis();
+            assertTrue(claimedAtMs >= slot.toEpochMilli(), row.name() + " claimed " + (slot.toEpochMilli() - claimedAtMs) + " ms early");
+        }
+        // A statement or two per 500 names (the first claim of a name inserts its row), not one per job.
+        long statements = borrowed.get() - borrowedBefore;
+        assertTrue(statements <= 8, statements + " connections borrowed for " + jobs + " claims");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void aClaimWhoseLoopStopsBeforeItsInstantIsNeverSent(TestDatabase db) throws Exception {
+        Leases leases = leases(db);
+        DueClaims claims = new DueClaims(leases, new DueClock(leases), claiming);
+        String stopped = TestDatabase.uniqueName("stopped");
+        String kept = TestDatabase.uniqueName("kept");
+        Instant slot = leases.readDatabaseClock().plusMillis(600);
+        LeaseScope loop = LeaseScope.root();
+
+        CompletableFuture<Optional<Handle>> withdrawn = claimFromLoop(claims, stopped, slot, loop);
+        CompletableFuture<Optional<Handle>> sent = claimFromLoop(claims, kept, slot, LeaseScope.root());
+        await().until(() -> claims.waiting() == 2);
+        loop.cancel("job removed");
+
+        assertEquals(Optional.empty(), withdrawn.get());
+        assertTrue(sent.get().isPresent());
+        assertEquals(Optional.empty(), leases.lastSlot(stopped), "a withdrawn claim never reaches the table");
+        assertEquals(Optional.of(slot), leases.lastSlot(kept));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void anInstantRegisteredAfterALaterOneIsNotHeldUpByIt(TestDatabase db) throws Exception {
+        Leases leases = leases(db);
+        DueClock clock = new DueClock(leases);
+        DueClaims claims = new DueClaims(leases, clock, claiming);
+        Instant now = leases.readDatabaseClock();
+        Instant late = now.plusSeconds(8);
+        Instant soon = now.plusMillis(300);
+        Map<String, Instant> answeredAt = new ConcurrentHashMap<>();
+
+        LeaseScope laterLoop = LeaseScope.root();
+        CompletableFuture<Optional<Handle>> later = claimFromLoop(claims, TestDatabase.uniqueName("later"), late, laterLoop);
+        await().until(() -> claims.waiting() == 1);
+        claimFromLoop(claims, TestDatabase.uniqueName("sooner"), soon, LeaseScope.root())
+                .thenRun(() -> answeredAt.put("sooner", leases.clock().now()));
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> answeredAt.containsKey("sooner"));
+        // The watcher was sleeping towards the later instant's last stretch (7 s away); the sooner one
+        // woke it.
+        assertTrue(answeredAt.get("sooner").isBefore(late.minusSeconds(4)), "answered at " + answeredAt.get("sooner"));
+        assertFalse(later.isDone());
+        laterLoop.cancel("test over");
+        assertEquals(Optional.empty(), later.get());
+    }
+}
