@@ -27,6 +27,11 @@ public final class LeaseName {
         if (name == null || name.isEmpty()) {
             throw new IllegalArgumentException("lease name is empty");
         }
+        // A char is at most 3 bytes in UTF-8 (a surrogate pair, two chars, 4): a short name needs no
+        // count, and the names of every job are checked again on each sweep.
+        if (name.length() * 3 <= MAX_BYTES) {
+            return;
+        }
         int bytes = name.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > MAX_BYTES) {
             throw new IllegalArgumentException(

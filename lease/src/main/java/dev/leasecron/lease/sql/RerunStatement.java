@@ -14,6 +14,15 @@ final class RerunStatement {
     private RerunStatement() {}
 
     static List<FoundUnfinished> find(Sql sql, Collection<String> names) {
+        if (sql.dialect() == Dialect.POSTGRES) {
+            // Every job's name, every retry interval: on PostgreSQL one array value instead of a bind
+            // value per name, which jOOQ would render and bind one by one each time.
+            return new BatchStatement().sql("SELECT name, term, slot_ms FROM gst_leases WHERE name = ANY(")
+                    .textArray(names)
+                    .sql(") AND unfinished_slot_ms = slot_ms AND rerun_slot_ms < slot_ms AND expires_at_ms <= " + sql.nowSql())
+                    .fetch(sql, r -> new FoundUnfinished(r.getString(1), r.getLong(2), r.getLong(3)));
+        }
+        // Elsewhere an IN list, through jOOQ: it inlines the values past SQLite's limit on bind values.
         return sql.dsl().select(NAME, TERM, SLOT_MS)
                 .from(GST_LEASES)
                 .where(NAME.in(names))
