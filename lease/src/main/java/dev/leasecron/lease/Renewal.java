@@ -31,11 +31,12 @@ final class Renewal implements Holding {
     private final LeaseScope scope;
     private final Logger log;
     private final LeaseListener listener;
-    private final Thread thread;
     private volatile boolean stopped;
     /** Guards the thread's start against {@link #stop}: a renewal stopped before its start never starts. */
     private final Object starting = new Object();
     private ScheduledFuture<?> pendingStart;
+    /** Made when the first renewal falls due, not per claim: most rounds end before. */
+    private Thread thread;
 
     Renewal(Coalescer<Handle, Boolean> renewals, LeaseTimings timings, Handle handle, LeaseScope parent, Logger log, LeaseListener listener) {
         this.renewals = renewals;
@@ -44,7 +45,6 @@ final class Renewal implements Holding {
         this.scope = parent.child();
         this.log = log;
         this.listener = listener;
-        this.thread = Thread.ofVirtual().name("lease-renew " + handle.name()).unstarted(this::renewUntilStoppedOrLost);
     }
 
     /** Starts the renewals: their thread begins when the first attempt falls due. */
@@ -59,7 +59,7 @@ final class Renewal implements Holding {
     private void startThread() {
         synchronized (starting) {
             if (!stopped) {
-                thread.start();
+                thread = Thread.ofVirtual().name("lease-renew " + handle.name()).start(this::renewUntilStoppedOrLost);
             }
         }
     }
@@ -71,15 +71,20 @@ final class Renewal implements Holding {
 
     @Override
     public void stop() {
+        Thread started;
         synchronized (starting) {
             stopped = true;
             pendingStart.cancel(false);
+            started = thread;
         }
-        thread.interrupt();
+        if (started == null) {
+            return;
+        }
+        started.interrupt();
         boolean interrupted = false;
-        while (thread.isAlive()) {
+        while (started.isAlive()) {
             try {
-                thread.join();
+                started.join();
             } catch (InterruptedException e) {
                 interrupted = true;
             }

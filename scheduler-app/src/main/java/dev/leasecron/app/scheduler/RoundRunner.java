@@ -28,6 +28,8 @@ import org.slf4j.event.Level;
 final class RoundRunner {
     /** How far the clock's estimate may trail the database's now: a round trip and a stale sample. */
     private static final Duration CLOCK_UNCERTAINTY = Duration.ofSeconds(1);
+    /** What a round's own reads of the clock wait on: nothing ends them but the database answering. */
+    private static final LeaseScope NEVER_ENDS = LeaseScope.root();
     private final Leases leases;
     private final GuardedTransactions transactions;
     private final LeaseScope rounds;
@@ -208,7 +210,7 @@ final class RoundRunner {
 
     private Instant nowOr(Instant fallback) {
         try {
-            return clock.now(LeaseScope.root());
+            return clock.now(NEVER_ENDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return fallback;
