@@ -127,6 +127,8 @@ public final class Bench {
         Path log = work.resolve(scheduler + "-" + jobs + "-" + replicas + ".log");
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:+UseG1GC", "-Xmx1g", "--enable-native-access=ALL-UNNAMED",
+                // The pauses, to tell an instant the collector held up from one the scheduler did.
+                "-Xlog:gc:file=" + work.resolve(scheduler + "-" + jobs + "-" + replicas + "-gc.log") + ":time",
                 "-Dlogback.configurationFile=bench-logback.xml",
                 "-cp", System.getProperty("java.class.path"), Cell.class.getName(),
                 "--scheduler", scheduler, "--jobs", Integer.toString(jobs), "--replicas", Integer.toString(replicas),
