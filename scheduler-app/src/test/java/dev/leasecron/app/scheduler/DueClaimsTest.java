@@ -39,6 +39,10 @@ class DueClaimsTest {
         return db.leases(TestTimings.FAST, BorrowCounting.wrap(db.pool(4), borrowed));
     }
 
+    private DueClaims dueClaims(Leases leases) {
+        return new DueClaims(leases, new DueClock(leases), claiming);
+    }
+
     /** Claims {@code name} from a thread of its own, as a job loop would. */
     private static CompletableFuture<Optional<Handle>> claimFromLoop(DueClaims claims, String name, Instant slot, LeaseScope scope) {
         CompletableFuture<Optional<Handle>> answer = new CompletableFuture<>();
@@ -56,8 +60,7 @@ class DueClaimsTest {
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void claimsMadeAheadGoOutTogetherWhenTheDatabaseClockReachesTheirInstant(TestDatabase db) throws Exception {
         Leases leases = leases(db);
-        DueClock clock = new DueClock(leases);
-        DueClaims claims = new DueClaims(leases, clock, claiming);
+        DueClaims claims = dueClaims(leases);
         int jobs = Leases.MAX_BATCH + 100;
         List<String> names = IntStream.range(0, jobs).mapToObj(i -> TestDatabase.uniqueName("due-" + i)).toList();
         Instant slot = leases.readDatabaseClock().plusMillis(800);
@@ -87,7 +90,7 @@ class DueClaimsTest {
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void aClaimWhoseLoopStopsBeforeItsInstantIsNeverSent(TestDatabase db) throws Exception {
         Leases leases = leases(db);
-        DueClaims claims = new DueClaims(leases, new DueClock(leases), claiming);
+        DueClaims claims = dueClaims(leases);
         String stopped = TestDatabase.uniqueName("stopped");
         String kept = TestDatabase.uniqueName("kept");
         Instant slot = leases.readDatabaseClock().plusMillis(600);
@@ -108,8 +111,7 @@ class DueClaimsTest {
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void anInstantRegisteredAfterALaterOneIsNotHeldUpByIt(TestDatabase db) throws Exception {
         Leases leases = leases(db);
-        DueClock clock = new DueClock(leases);
-        DueClaims claims = new DueClaims(leases, clock, claiming);
+        DueClaims claims = dueClaims(leases);
         Instant now = leases.readDatabaseClock();
         Instant late = now.plusSeconds(8);
         Instant soon = now.plusMillis(300);
