@@ -20,16 +20,17 @@ import java.util.stream.Collectors;
 /**
  * The lease statements the job loops and rounds of this replica share: each loop still claims its
  * own instants and each round finishes or releases its own lease, logging as before, but the calls
- * arriving within a few milliseconds of each other go out as one batch statement (see
- * {@link Coalescer}). The jobs due at the same instant wake together, so their claims share a
- * statement, and the rounds that end together share their finishes. A job alone goes the same way, a
- * batch of one. {@link #singleRow} sends each call as the single-row statement instead, for measuring
- * what sharing them buys.
+ * go out together as one batch statement. Claims made ahead of their instant wait for it together
+ * and leave as it comes (see {@link DueClaims}); the other calls arriving within a few milliseconds
+ * of each other share a statement (see {@link Coalescer}): the rounds that end together share their
+ * finishes, a claim tried again or a catch-up shares with those made with it. A job alone goes the
+ * same way, a batch of one. {@link #singleRow} sends each call as the single-row statement instead,
+ * for measuring what sharing them buys.
  */
 final class SharedStatements {
     /**
-     * How long a claim or a round's end waits for others: the loops of jobs due at one instant wake
-     * within a few milliseconds of each other; a few milliseconds more of fire delay buys the
+     * How long a claim tried again or a round's end waits for others: the rounds of jobs due at one
+     * instant end within a few milliseconds of each other; a few milliseconds more buys the
      * statements of hundreds of rounds.
      */
     static final Duration WINDOW = Duration.ofMillis(5);
