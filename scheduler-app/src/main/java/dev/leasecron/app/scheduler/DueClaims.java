@@ -1,6 +1,5 @@
 package dev.leasecron.app.scheduler;
 
-import dev.leasecron.lease.Handle;
 import dev.leasecron.lease.LeaseDatabaseException;
 import dev.leasecron.lease.LeaseScope;
 import dev.leasecron.lease.Leases;
@@ -8,9 +7,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -21,18 +22,40 @@ import java.util.concurrent.locks.ReentrantLock;
  * The claims of instants not due yet, gathered per instant and sent the moment the database clock
  * reaches it. One thread of the replica watches the clock for every job, so the claims of an instant go
  * out at once and together: the loops of a thousand jobs due at the same instant do not each have to
- * wake and queue for a carrier before the first statement can leave, and a loop whose claim is refused
- * wakes once, for the answer. The names are sent in statements of at most {@link Leases#MAX_BATCH},
- * each from a thread of its own, so the rounds of each start as soon as it returns.
+ * wake and queue for a carrier before the first statement can leave. The names are sent in statements
+ * of at most {@link Leases#MAX_BATCH}, each from a thread of its own, so the rounds of each start as
+ * soon as it returns.
+ *
+ * <p>A refused claim moves on to its job's next instant without waking its loop: with R replicas,
+ * R - 1 of every instant's claims are refused, and a loop woken only to register again would compete
+ * for the carriers with the rounds just won, and leave a fresh stack behind for the collector.
  */
 final class DueClaims {
+    /** A loop's claim: the instant it waits for now, guarded by {@link #lock}, and where its answer goes. */
+    private static final class Claim {
+        final String name;
+        final Instants schedule;
+        final Runnable refused;
+        final LeaseScope scope;
+        final CompletableFuture<DueAnswer> answer = new CompletableFuture<>();
+        Instant slot;
+
+        Claim(String name, Instant slot, Instants schedule, Runnable refused, LeaseScope scope) {
+            this.name = name;
+            this.slot = slot;
+            this.schedule = schedule;
+            this.refused = refused;
+            this.scope = scope;
+        }
+    }
+
     private final Leases leases;
     private final DueClock clock;
     private final LeaseScope claiming;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     /** The claims waiting for their instant, earliest first; guarded by {@link #lock}. */
-    private final TreeMap<Instant, Map<String, CompletableFuture<Optional<Handle>>>> pending = new TreeMap<>();
+    private final TreeMap<Instant, Map<String, Claim>> pending = new TreeMap<>();
     private boolean watching;
 
     /**
@@ -47,50 +70,64 @@ final class DueClaims {
 
     /**
      * Claims {@code slot} under {@code name} as soon as the database clock reaches it, in one batch with
-     * every other claim of that instant.
+     * every other claim of that instant; when refused, the schedule's next instant the same way, and so
+     * on, until a claim is won, fails, or the schedule ends.
      *
-     * @return the handle when the claim was won; empty when it was refused, or when {@code scope} ended
-     *     before the claim was sent (it then never is)
-     * @throws LeaseDatabaseException the database did not answer for this name
+     * @param schedule the job's instants, for the one after a refused claim
+     * @param refused told of each refused claim moved on from; the claim answered is the caller's to report
+     * @return the instant last claimed and its handle when won; the failure when the database did not
+     *     answer for it; neither when refused with no instant left, or when {@code scope} ended before the
+     *     claim was sent (it then never is)
      */
-    Optional<Handle> claim(String name, Instant slot, LeaseScope scope) throws InterruptedException {
-        CompletableFuture<Optional<Handle>> answer = new CompletableFuture<>();
-        if (!register(name, slot, answer)) {
+    DueAnswer claim(String name, Instant slot, Instants schedule, Runnable refused, LeaseScope scope)
+            throws InterruptedException {
+        Claim claim = new Claim(name, slot, schedule, refused, scope);
+        if (!add(claim)) {
             // The same name twice for one instant (a job replaced while its claim waited): a claim of
             // its own, so that at most one of the two can win.
-            return leases.claimSlot(name, slot);
+            try {
+                return DueAnswer.of(slot, leases.claimSlot(name, slot));
+            } catch (LeaseDatabaseException e) {
+                return DueAnswer.failed(slot, e);
+            }
         }
-        try (AutoCloseable ignored = scope.onCancel(() -> withdraw(name, slot, answer))) {
-            return answer.get();
+        try (AutoCloseable ignored = scope.onCancel(() -> withdraw(claim))) {
+            return claim.answer.get();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;
             }
             throw new IllegalStateException("claim of " + name + " failed", e.getCause());
         } catch (InterruptedException e) {
-            withdraw(name, slot, answer);
+            withdraw(claim);
             throw e;
         } catch (Exception e) {
             throw new IllegalStateException(e); // unregistering a callback does not fail
         }
     }
 
-    private boolean register(String name, Instant slot, CompletableFuture<Optional<Handle>> answer) {
+    /** Adds {@code claim} under its instant unless its name is there already. */
+    private boolean add(Claim claim) {
         lock.lock();
         try {
-            if (pending.computeIfAbsent(slot, s -> new HashMap<>()).putIfAbsent(name, answer) != null) {
-                return false;
-            }
-            if (!watching) {
-                watching = true;
-                Thread.ofPlatform().daemon().name("claim-when-due").start(this::watch);
-            } else if (pending.firstKey().equals(slot)) {
-                changed.signal();
-            }
-            return true;
+            return register(claim);
         } finally {
             lock.unlock();
         }
+    }
+
+    /** {@link #add}, the lock held. */
+    private boolean register(Claim claim) {
+        if (pending.computeIfAbsent(claim.slot, s -> new HashMap<>()).putIfAbsent(claim.name, claim) != null) {
+            return false;
+        }
+        if (!watching) {
+            watching = true;
+            Thread.ofPlatform().daemon().name("claim-when-due").start(this::watch);
+        } else if (pending.firstKey().equals(claim.slot)) {
+            changed.signal();
+        }
+        return true;
     }
 
     /** The claims waiting for their instant to come. */
@@ -103,19 +140,54 @@ final class DueClaims {
         }
     }
 
-    /** Takes a claim not sent yet back: it answers empty and is never sent. */
-    private void withdraw(String name, Instant slot, CompletableFuture<Optional<Handle>> answer) {
+    /** Takes a claim not sent yet back: it is answered with nothing and never sent. */
+    private void withdraw(Claim claim) {
         lock.lock();
         try {
-            Map<String, CompletableFuture<Optional<Handle>>> gathering = pending.get(slot);
-            if (gathering != null && gathering.remove(name, answer)) {
-                answer.complete(Optional.empty());
+            Map<String, Claim> gathering = pending.get(claim.slot);
+            if (gathering != null && gathering.remove(claim.name, claim)) {
+                claim.answer.complete(DueAnswer.of(claim.slot, Optional.empty()));
                 if (gathering.isEmpty()) {
-                    pending.remove(slot);
+                    pending.remove(claim.slot);
                 }
             }
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Moves a refused claim on to its job's next instant, or answers it when there is none, its loop
+     * stopped, or the next instant has a claim under the same name already.
+     */
+    private void moveOn(Claim claim, Instant refusedSlot) {
+        Optional<Instant> next;
+        try {
+            next = claim.schedule.next(refusedSlot);
+        } catch (RuntimeException e) {
+            claim.answer.completeExceptionally(e);
+            return;
+        }
+        boolean moved = false;
+        if (next.isPresent()) {
+            lock.lock();
+            try {
+                // Checked under the lock its withdrawal takes: a loop stopping now finds the claim registered.
+                if (!claim.scope.isCancelled()) {
+                    claim.slot = next.get();
+                    moved = register(claim);
+                    if (!moved) {
+                        claim.slot = refusedSlot;
+                    }
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+        if (moved) {
+            claim.refused.run();
+        } else {
+            claim.answer.complete(DueAnswer.of(refusedSlot, Optional.empty()));
         }
     }
 
@@ -182,14 +254,14 @@ final class DueClaims {
     private void failPending(Throwable e) {
         lock.lock();
         try {
-            pending.values().forEach(claims -> claims.values().forEach(a -> a.completeExceptionally(e)));
+            pending.values().forEach(claims -> claims.values().forEach(c -> c.answer.completeExceptionally(e)));
             pending.clear();
         } finally {
             lock.unlock();
         }
     }
 
-    private void send(Instant slot, Map<String, CompletableFuture<Optional<Handle>>> claims) {
+    private void send(Instant slot, Map<String, Claim> claims) {
         List<String> names = new ArrayList<>(claims.keySet());
         names.sort(null);
         for (int from = 0; from < names.size(); from += Leases.MAX_BATCH) {
@@ -200,20 +272,28 @@ final class DueClaims {
         }
     }
 
-    private void sendChunk(Instant slot, List<String> names, Map<String, CompletableFuture<Optional<Handle>>> claims) {
+    private void sendChunk(Instant slot, List<String> names, Map<String, Claim> claims) {
+        Set<String> answered = new HashSet<>();
         try {
             leases.claimSlots(slot, names, part -> {
+                answered.addAll(part.answered().keySet());
+                answered.addAll(part.failed().keySet());
                 // The rounds won are woken first: on the carriers their loops share, a round queued
-                // behind the loops of claims refused would start later for nothing.
-                part.answered().forEach((name, handle) -> handle.ifPresent(h -> claims.get(name).complete(handle)));
-                part.answered().forEach((name, handle) -> claims.get(name).complete(handle));
-                part.failed().forEach((name, failed) -> claims.get(name).completeExceptionally(failed));
+                // behind other work would start later for nothing.
+                part.answered().forEach((name, handle) -> handle.ifPresent(h -> claims.get(name).answer.complete(DueAnswer.of(slot, handle))));
+                part.failed().forEach((name, failed) -> claims.get(name).answer.complete(DueAnswer.failed(slot, failed)));
+                part.answered().forEach((name, handle) -> {
+                    if (handle.isEmpty()) {
+                        moveOn(claims.get(name), slot);
+                    }
+                });
             });
             // A name left unanswered would be the batch's bug: its loop fails rather than waits forever.
-            names.stream().filter(name -> !claims.get(name).isDone()).forEach(name -> claims.get(name).completeExceptionally(
-                    new IllegalStateException("the claim batch gave no answer for " + name)));
+            names.stream().filter(name -> !answered.contains(name)).forEach(name -> claims.get(name).answer
+                    .completeExceptionally(new IllegalStateException("the claim batch gave no answer for " + name)));
         } catch (RuntimeException | Error e) {
-            names.forEach(name -> claims.get(name).completeExceptionally(e));
+            // Only the names not answered yet: a claim moved on is registered for a later instant.
+            names.stream().filter(name -> !answered.contains(name)).forEach(name -> claims.get(name).answer.completeExceptionally(e));
         }
     }
 }

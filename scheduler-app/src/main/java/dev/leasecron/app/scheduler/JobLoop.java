@@ -75,7 +75,8 @@ final class JobLoop {
     }
 
     /**
-     * Runs {@code instant}, once due, if this replica wins it.
+     * Runs {@code instant}, once due, if this replica wins it; when refused, the next instant it wins,
+     * the loop not woken for those refused in between.
      *
      * @return the last instant handled; empty when stopped before the instant came
      */
@@ -87,13 +88,24 @@ final class JobLoop {
             localRounds.run(job, instant);
             return Optional.of(instant);
         }
-        Optional<Handle> claimed = claim(instant, true);
+        DueAnswer answer = shared.claimWhenDue(job.leaseName(), instant, job.instants(),
+                () -> listener.claimed(job, false), scope);
+        Instant slot = answer.slot();
+        Optional<Handle> claimed;
+        if (answer.failure().isPresent()) {
+            claimed = claimAgain(slot, answer.failure().get());
+        } else {
+            claimed = answer.won();
+            if (claimed.isPresent() || !scope.isCancelled()) {
+                listener.claimed(job, claimed.isPresent());
+            }
+        }
         if (claimed.isEmpty()) {
-            return scope.isCancelled() ? Optional.empty() : Optional.of(instant);
+            return scope.isCancelled() ? Optional.empty() : Optional.of(slot);
         }
         logPassedOver(claimed.get());
         Instant passed = rounds.run(job, claimed.get());
-        return Optional.of(passed.isAfter(instant) ? passed : instant);
+        return Optional.of(passed.isAfter(slot) ? passed : slot);
     }
 
     /**
@@ -126,7 +138,7 @@ final class JobLoop {
                     job.catchUpLatest() ? "older than " + CATCH_UP_WINDOW.toHours() + "h" : "catchUp: none");
             return Optional.of(now);
         }
-        Optional<Handle> claimed = claim(missed, false);
+        Optional<Handle> claimed = claimAgain(missed, null);
         if (claimed.isEmpty()) {
             return Optional.of(now);
         }
@@ -176,44 +188,44 @@ final class JobLoop {
     }
 
     /**
-     * Claims {@code instant}, trying again every retry interval while the database does not answer,
-     * until the job's following instant is due. The claim shares its statement with the claims of the
-     * other jobs due at the same instant.
+     * Claims {@code instant}, already due, trying again every retry interval while the database does not
+     * answer, until the job's following instant is due. The claim shares its statement with the claims
+     * arriving with it.
      *
-     * @param whenDue whether to wait for the instant to come first; the catch-up claims one already past
+     * @param failed why the try before this one failed; null when there was none (the catch-up)
      * @return the handle when the claim was won; empty when refused, or when stopped first
      */
-    private Optional<Handle> claim(Instant instant, boolean whenDue) throws InterruptedException {
+    private Optional<Handle> claimAgain(Instant instant, LeaseDatabaseException failed) throws InterruptedException {
         Optional<Instant> following = job.instants().next(instant);
-        boolean waitForIt = whenDue;
+        LeaseDatabaseException lastFailure = failed;
         while (!scope.isCancelled()) {
-            try {
-                // Only the first try waits for the instant; a try again is past it.
-                Optional<Handle> h = waitForIt ? shared.claimWhenDue(job.leaseName(), instant, scope)
-                        : shared.claimSlot(job.leaseName(), instant);
-                if (h.isEmpty() && scope.isCancelled()) {
-                    return h; // stopped before the instant came, or refused as it stopped: either way, done
-                }
-                listener.claimed(job, h.isPresent());
-                return h;
-            } catch (LeaseDatabaseException e) {
-                waitForIt = false;
+            if (lastFailure != null) {
                 if (following.isPresent() && !clock.now(scope).isBefore(following.get())) {
                     event(Level.ERROR, "instant.unclaimed", job)
                             .addKeyValue("instant", instant.toString())
-                            .addKeyValue("error", e.getMessage())
+                            .addKeyValue("error", lastFailure.getMessage())
                             .log("instant {} of {} could not be claimed before the next one came: the database did not answer: {}",
-                                    instant, job.name(), e.getMessage());
+                                    instant, job.name(), lastFailure.getMessage());
                     return Optional.empty();
                 }
                 event(Level.WARN, "claim.failed", job)
                         .addKeyValue("instant", instant.toString())
-                        .addKeyValue("error", e.getMessage())
+                        .addKeyValue("error", lastFailure.getMessage())
                         .log("claim of {} for {} failed, trying again in {}: {}", job.name(), instant,
-                                leases.retryInterval(), e.getMessage());
+                                leases.retryInterval(), lastFailure.getMessage());
                 if (scope.await(leases.retryInterval())) {
                     break;
                 }
+            }
+            try {
+                Optional<Handle> h = shared.claimSlot(job.leaseName(), instant);
+                if (h.isEmpty() && scope.isCancelled()) {
+                    return h; // refused as it stopped: done either way
+                }
+                listener.claimed(job, h.isPresent());
+                return h;
+            } catch (LeaseDatabaseException e) {
+                lastFailure = e;
             }
         }
         return Optional.empty();

@@ -74,17 +74,23 @@ final class SharedStatements {
 
     /**
      * {@link Leases#claimSlot} as soon as the database clock reaches {@code slot}, sharing a statement
-     * with every claim of that instant made ahead of it (see {@link DueClaims}).
-     *
-     * @return the handle when the claim was won; empty when it was refused, or when {@code scope} ended
-     *     before the instant came
-     * @throws LeaseDatabaseException the database did not answer for this name
+     * with every claim of that instant made ahead of it; a refused claim moves on to the schedule's next
+     * instant without returning (see {@link DueClaims#claim}). Sent as single-row statements, each claim
+     * returns its own answer.
      */
-    Optional<Handle> claimWhenDue(String name, Instant slot, LeaseScope scope) throws InterruptedException {
+    DueAnswer claimWhenDue(String name, Instant slot, Instants schedule, Runnable refused, LeaseScope scope)
+            throws InterruptedException {
         if (shared) {
-            return dueClaims.claim(name, slot, scope);
+            return dueClaims.claim(name, slot, schedule, refused, scope);
         }
-        return clock.awaitDue(slot, scope) ? leases.claimSlot(name, slot) : Optional.empty();
+        if (!clock.awaitDue(slot, scope)) {
+            return DueAnswer.of(slot, Optional.empty());
+        }
+        try {
+            return DueAnswer.of(slot, leases.claimSlot(name, slot));
+        } catch (LeaseDatabaseException e) {
+            return DueAnswer.failed(slot, e);
+        }
     }
 
     /**

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.awaitility.Awaitility.await;
 
-import dev.leasecron.lease.Handle;
 import dev.leasecron.lease.LeaseScope;
 import dev.leasecron.lease.Leases;
 import dev.leasecron.lease.sql.LeaseRow;
@@ -14,12 +13,15 @@ import dev.leasecron.lease.testing.TestDatabase;
 import dev.leasecron.lease.testing.TestTimings;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -43,12 +45,30 @@ class DueClaimsTest {
         return new DueClaims(leases, new DueClock(leases), claiming);
     }
 
-    /** Claims {@code name} from a thread of its own, as a job loop would. */
-    private static CompletableFuture<Optional<Handle>> claimFromLoop(DueClaims claims, String name, Instant slot, LeaseScope scope) {
-        CompletableFuture<Optional<Handle>> answer = new CompletableFuture<>();
+    /** Every second, on the second. */
+    private static final Instants EVERY_SECOND = new Instants() {
+        @Override
+        public Optional<Instant> next(Instant after) {
+            return Optional.of(after.truncatedTo(ChronoUnit.SECONDS).plusSeconds(1));
+        }
+
+        @Override
+        public Optional<Instant> latestAtOrBefore(Instant at) {
+            return Optional.of(at.truncatedTo(ChronoUnit.SECONDS));
+        }
+    };
+
+    /** Claims {@code name} from a thread of its own, as a job loop would, on a schedule of every second. */
+    private static CompletableFuture<DueAnswer> claimFromLoop(DueClaims claims, String name, Instant slot, LeaseScope scope) {
+        return claimFromLoop(claims, name, slot, EVERY_SECOND, () -> {}, scope);
+    }
+
+    private static CompletableFuture<DueAnswer> claimFromLoop(DueClaims claims, String name, Instant slot, Instants schedule,
+            Runnable refused, LeaseScope scope) {
+        CompletableFuture<DueAnswer> answer = new CompletableFuture<>();
         Thread.ofVirtual().start(() -> {
             try {
-                answer.complete(claims.claim(name, slot, scope));
+                answer.complete(claims.claim(name, slot, schedule, refused, scope));
             } catch (Throwable t) {
                 answer.completeExceptionally(t);
             }
@@ -66,12 +86,12 @@ class DueClaimsTest {
         Instant slot = leases.readDatabaseClock().plusMillis(800);
         long borrowedBefore = borrowed.get();
 
-        List<CompletableFuture<Optional<Handle>>> answers = new ArrayList<>();
+        List<CompletableFuture<DueAnswer>> answers = new ArrayList<>();
         names.forEach(name -> answers.add(claimFromLoop(claims, name, slot, LeaseScope.root())));
         await().atMost(Duration.ofSeconds(20)).until(() -> answers.stream().allMatch(CompletableFuture::isDone));
 
-        for (CompletableFuture<Optional<Handle>> answer : answers) {
-            assertTrue(answer.get().isPresent(), "every claim of a free instant is won");
+        for (CompletableFuture<DueAnswer> answer : answers) {
+            assertTrue(answer.get().won().isPresent(), "every claim of a free instant is won");
         }
         List<LeaseRow> rows = leases.rows(names);
         assertEquals(jobs, rows.size());
@@ -96,13 +116,13 @@ class DueClaimsTest {
         Instant slot = leases.readDatabaseClock().plusMillis(600);
         LeaseScope loop = LeaseScope.root();
 
-        CompletableFuture<Optional<Handle>> withdrawn = claimFromLoop(claims, stopped, slot, loop);
-        CompletableFuture<Optional<Handle>> sent = claimFromLoop(claims, kept, slot, LeaseScope.root());
+        CompletableFuture<DueAnswer> withdrawn = claimFromLoop(claims, stopped, slot, loop);
+        CompletableFuture<DueAnswer> sent = claimFromLoop(claims, kept, slot, LeaseScope.root());
         await().until(() -> claims.waiting() == 2);
         loop.cancel("job removed");
 
-        assertEquals(Optional.empty(), withdrawn.get());
-        assertTrue(sent.get().isPresent());
+        assertEquals(DueAnswer.of(slot, Optional.empty()), withdrawn.get());
+        assertTrue(sent.get().won().isPresent());
         assertEquals(Optional.empty(), leases.lastSlot(stopped), "a withdrawn claim never reaches the table");
         assertEquals(Optional.of(slot), leases.lastSlot(kept));
     }
@@ -118,7 +138,7 @@ class DueClaimsTest {
         Map<String, Instant> answeredAt = new ConcurrentHashMap<>();
 
         LeaseScope laterLoop = LeaseScope.root();
-        CompletableFuture<Optional<Handle>> later = claimFromLoop(claims, TestDatabase.uniqueName("later"), late, laterLoop);
+        CompletableFuture<DueAnswer> later = claimFromLoop(claims, TestDatabase.uniqueName("later"), late, laterLoop);
         await().until(() -> claims.waiting() == 1);
         claimFromLoop(claims, TestDatabase.uniqueName("sooner"), soon, LeaseScope.root())
                 .thenRun(() -> answeredAt.put("sooner", leases.clock().now()));
@@ -129,6 +149,57 @@ class DueClaimsTest {
         assertTrue(answeredAt.get("sooner").isBefore(late.minusSeconds(4)), "answered at " + answeredAt.get("sooner"));
         assertFalse(later.isDone());
         laterLoop.cancel("test over");
-        assertEquals(Optional.empty(), later.get());
+        assertEquals(DueAnswer.of(late, Optional.empty()), later.get());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void aRefusedClaimMovesOnToTheNextInstantWithoutAnsweringItsLoop(TestDatabase db) throws Exception {
+        Leases leases = leases(db);
+        Leases peer = db.leases(TestTimings.FAST, db.pool(2));
+        DueClaims claims = dueClaims(leases);
+        String name = TestDatabase.uniqueName("moves-on");
+        Instant first = leases.readDatabaseClock().plusSeconds(1).truncatedTo(ChronoUnit.SECONDS);
+        // The peer ran the first instant already: this replica's claim of it is refused.
+        peer.claimSlot(name, first).orElseThrow().finish(first);
+        AtomicInteger refused = new AtomicInteger();
+
+        DueAnswer answer = claimFromLoop(claims, name, first, EVERY_SECOND, refused::incrementAndGet, LeaseScope.root())
+                .get(10, TimeUnit.SECONDS);
+
+        Instant second = first.plusSeconds(1);
+        assertEquals(second, answer.slot(), "the loop hears of the instant it won, not of the one refused");
+        assertTrue(answer.won().isPresent());
+        assertEquals(1, refused.get(), "the refusal moved on from is reported");
+        assertEquals(Optional.of(second), leases.lastSlot(name));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void aRefusedClaimWithNoInstantLeftIsAnsweredRefused(TestDatabase db) throws Exception {
+        Leases leases = leases(db);
+        Leases peer = db.leases(TestTimings.FAST, db.pool(2));
+        DueClaims claims = dueClaims(leases);
+        String name = TestDatabase.uniqueName("last");
+        Instant only = leases.readDatabaseClock().plusMillis(500);
+        peer.claimSlot(name, only).orElseThrow().finish(only);
+        Instants once = new Instants() {
+            @Override
+            public Optional<Instant> next(Instant after) {
+                return Optional.empty();
+            }
+
+            @Override
+            public Optional<Instant> latestAtOrBefore(Instant at) {
+                return Optional.of(only);
+            }
+        };
+        AtomicInteger refused = new AtomicInteger();
+
+        DueAnswer answer = claimFromLoop(claims, name, only, once, refused::incrementAndGet, LeaseScope.root())
+                .get(10, TimeUnit.SECONDS);
+
+        assertEquals(DueAnswer.of(only, Optional.empty()), answer);
+        assertEquals(0, refused.get(), "the refusal answered is the loop's to report");
     }
 }
