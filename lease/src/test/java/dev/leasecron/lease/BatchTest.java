@@ -23,11 +23,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -65,6 +67,33 @@ class BatchTest {
             assertEquals(T2.toEpochMilli(), r.slotMs());
             assertEquals(0, r.unfinishedSlotMs());
             assertEquals(0, r.expiresAtMs());
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void namesWithQuotesBackslashesAndBracesTravelIntactThroughEveryBatchStatement(TestDatabase db) {
+        Leases leases = db.leases(TestTimings.FAST);
+        String unique = uniqueName("odd");
+        // What an array value or a derived table could mistake for syntax, and a name that is all of it.
+        List<String> names = List.of("a\"b", "a\\b", "a,b", "{a}", " a b ", "NULL", "é✓", "\\\"{,}", "'; --")
+                .stream().map(n -> unique + n).toList();
+
+        BatchResult<String, Optional<Handle>> first = leases.claimSlots(T1, names); // inserts the rows
+        List<Handle> held = names.stream().map(n -> first.get(n).orElseThrow()).toList();
+        assertTrue(leases.releaseAll(held).answered().values().stream().allMatch(b -> b), "all released");
+        assertEquals(Set.copyOf(names), leases.unfinishedSlots(names).stream().map(Unfinished::name).collect(Collectors.toSet()),
+                "the sweep finds every instant cut short under its own name");
+
+        BatchResult<String, Optional<Handle>> second = leases.claimSlots(T2, names); // writes the rows there
+        Map<Handle, Instant> passed = new LinkedHashMap<>();
+        names.forEach(n -> passed.put(second.get(n).orElseThrow(), T2));
+        assertTrue(leases.finishAll(passed).answered().values().stream().allMatch(b -> b), "all finished");
+        List<LeaseRow> rows = leases.rows(names);
+        assertEquals(Set.copyOf(names), rows.stream().map(LeaseRow::name).collect(Collectors.toSet()));
+        for (LeaseRow r : rows) {
+            assertEquals(T2.toEpochMilli(), r.slotMs(), r.name());
+            assertEquals(0, r.unfinishedSlotMs(), r.name());
         }
     }
 

@@ -48,17 +48,43 @@ final class BatchStatement {
      * names or tokens as one value.
      */
     BatchStatement textArray(Collection<String> values) {
-        return array(new SqlArray("text", values.toArray()));
+        return array("text", values.toArray());
     }
 
-    private BatchStatement array(SqlArray array) {
-        text.append("CAST(? AS ").append(array.type()).append("[])");
-        values.add(array);
+    /**
+     * The array travels as its literal, {@code {"a","b"}}, cast by the statement: built here at its
+     * final size, where the driver's array value grows a buffer by copies, then keeps its own string.
+     */
+    private BatchStatement array(String type, Object[] elements) {
+        text.append("CAST(? AS ").append(type).append("[])");
+        values.add(arrayLiteral(elements));
         return this;
     }
 
-    /** A PostgreSQL array bind value: its element type and its elements. */
-    private record SqlArray(String type, Object[] elements) {}
+    /** A PostgreSQL array literal of {@code elements}, each quoted: no text inside can end or split it. */
+    static String arrayLiteral(Object[] elements) {
+        int size = 2;
+        for (Object e : elements) {
+            size += e.toString().length() + 3;
+        }
+        StringBuilder literal = new StringBuilder(size + 16).append('{');
+        for (int i = 0; i < elements.length; i++) {
+            if (i > 0) {
+                literal.append(',');
+            }
+            String element = elements[i].toString();
+            literal.append('"');
+            for (int c = 0; c < element.length(); c++) {
+                char ch = element.charAt(c);
+                if (ch == '"' || ch == '\\') {
+                    literal.append('\\');
+                }
+                literal.append(ch);
+            }
+            literal.append('"');
+        }
+        return literal.append('}').toString();
+    }
 
     /** Appends {@code (?, ?, ...)}, one placeholder per value. */
     BatchStatement list(Collection<?> values) {
@@ -95,7 +121,7 @@ final class BatchStatement {
         for (int i = 0; i < columns.size(); i++) {
             int column = i;
             Object[] cells = rows.stream().map(row -> row.get(column)).toArray();
-            sql(i == 0 ? "" : ", ").array(new SqlArray(cells[0] instanceof Long ? "bigint" : "text", cells));
+            sql(i == 0 ? "" : ", ").array(cells[0] instanceof Long ? "bigint" : "text", cells);
         }
         return sql(") AS b (" + String.join(", ", columns) + ")");
     }
@@ -199,8 +225,6 @@ final class BatchStatement {
                 Object v = values.get(i);
                 if (v instanceof Long l) {
                     ps.setLong(i + 1, l);
-                } else if (v instanceof SqlArray a) {
-                    ps.setArray(i + 1, connection.createArrayOf(a.type(), a.elements()));
                 } else {
                     ps.setString(i + 1, (String) v);
                 }

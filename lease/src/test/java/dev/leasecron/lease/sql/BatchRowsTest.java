@@ -42,6 +42,12 @@ class BatchRowsTest {
     }
 
     @Test
+    void aPostgresArrayLiteralQuotesEveryElementAndEscapesQuotesAndBackslashesOnly() {
+        assertEquals("{\"a\",\"b,c\",\"{d}\",\"e\\\"f\",\"g\\\\h\",\"NULL\",\"7\"}",
+                BatchStatement.arrayLiteral(new Object[] {"a", "b,c", "{d}", "e\"f", "g\\h", "NULL", 7L}));
+    }
+
+    @Test
     void sqliteNamesTheColumnsWithAnEmptySelectBeforeValues() {
         String sql = update(Dialect.SQLITE);
         assertTrue(sql.startsWith("update gst_leases set term = b.b_term from (select null as b_name, null as b_term"
