@@ -118,13 +118,21 @@ final class DueClaims {
 
     /** {@link #add}, the lock held. */
     private boolean register(Claim claim) {
-        if (pending.computeIfAbsent(claim.slot, s -> new HashMap<>()).putIfAbsent(claim.name, claim) != null) {
+        Map<String, Claim> gathering = pending.get(claim.slot);
+        boolean newInstant = gathering == null;
+        if (newInstant) {
+            gathering = new HashMap<>();
+            pending.put(claim.slot, gathering);
+        }
+        if (gathering.putIfAbsent(claim.name, claim) != null) {
             return false;
         }
         if (!watching) {
             watching = true;
             Thread.ofPlatform().daemon().name("claim-when-due").start(this::watch);
-        } else if (pending.firstKey().equals(claim.slot)) {
+        } else if (newInstant && pending.firstKey().equals(claim.slot)) {
+            // Woken once per new earliest instant, not once per claim: a thousand claims register for
+            // the next instant within milliseconds, and each wake-up would take this lock from them.
             changed.signal();
         }
         return true;
@@ -157,38 +165,41 @@ final class DueClaims {
     }
 
     /**
-     * Moves a refused claim on to its job's next instant, or answers it when there is none, its loop
-     * stopped, or the next instant has a claim under the same name already.
+     * Moves refused claims of {@code slot} on to their jobs' next instants, or answers those with none,
+     * whose loop stopped, or whose next instant has a claim under the same name already. One lock for
+     * all: a statement's five hundred refusals would otherwise queue for it one by one against the
+     * sender of the instant's other statement.
      */
-    private void moveOn(Claim claim, Instant refusedSlot) {
-        Optional<Instant> next;
-        try {
-            next = claim.schedule.next(refusedSlot);
-        } catch (RuntimeException e) {
-            claim.answer.completeExceptionally(e);
-            return;
-        }
-        boolean moved = false;
-        if (next.isPresent()) {
-            lock.lock();
+    private void moveOn(List<Claim> refused, Instant slot) {
+        List<Claim> answer = new ArrayList<>();
+        List<Claim> moved = new ArrayList<>();
+        Map<Claim, Instant> next = new HashMap<>();
+        for (Claim claim : refused) {
             try {
-                // Checked under the lock its withdrawal takes: a loop stopping now finds the claim registered.
-                if (!claim.scope.isCancelled()) {
-                    claim.slot = next.get();
-                    moved = register(claim);
-                    if (!moved) {
-                        claim.slot = refusedSlot;
-                    }
-                }
-            } finally {
-                lock.unlock();
+                claim.schedule.next(slot).ifPresentOrElse(n -> next.put(claim, n), () -> answer.add(claim));
+            } catch (RuntimeException e) {
+                claim.answer.completeExceptionally(e);
             }
         }
-        if (moved) {
-            claim.refused.run();
-        } else {
-            claim.answer.complete(DueAnswer.of(refusedSlot, Optional.empty()));
+        lock.lock();
+        try {
+            next.forEach((claim, instant) -> {
+                // Checked under the lock its withdrawal takes: a loop stopping now finds the claim registered.
+                if (!claim.scope.isCancelled()) {
+                    claim.slot = instant;
+                    if (register(claim)) {
+                        moved.add(claim);
+                        return;
+                    }
+                    claim.slot = slot;
+                }
+                answer.add(claim);
+            });
+        } finally {
+            lock.unlock();
         }
+        moved.forEach(claim -> claim.refused.run());
+        answer.forEach(claim -> claim.answer.complete(DueAnswer.of(slot, Optional.empty())));
     }
 
     private void wakeWatcher() {
@@ -282,11 +293,13 @@ final class DueClaims {
                 // behind other work would start later for nothing.
                 part.answered().forEach((name, handle) -> handle.ifPresent(h -> claims.get(name).answer.complete(DueAnswer.of(slot, handle))));
                 part.failed().forEach((name, failed) -> claims.get(name).answer.complete(DueAnswer.failed(slot, failed)));
+                List<Claim> refused = new ArrayList<>();
                 part.answered().forEach((name, handle) -> {
                     if (handle.isEmpty()) {
-                        moveOn(claims.get(name), slot);
+                        refused.add(claims.get(name));
                     }
                 });
+                moveOn(refused, slot);
             });
             // A name left unanswered would be the batch's bug: its loop fails rather than waits forever.
             names.stream().filter(name -> !answered.contains(name)).forEach(name -> claims.get(name).answer
