@@ -45,6 +45,11 @@ class DueClaimsTest {
         return new DueClaims(leases, new DueClock(leases), claiming);
     }
 
+    /** Another replica ran {@code slot} under {@code name} already: this replica's claim of it is refused. */
+    private static void aPeerRan(TestDatabase db, String name, Instant slot) {
+        db.leases(TestTimings.FAST, db.pool(2)).claimSlot(name, slot).orElseThrow().finish(slot);
+    }
+
     /** Every second, on the second. */
     private static final Instants EVERY_SECOND = new Instants() {
         @Override
@@ -156,12 +161,10 @@ class DueClaimsTest {
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void aRefusedClaimMovesOnToTheNextInstantWithoutAnsweringItsLoop(TestDatabase db) throws Exception {
         Leases leases = leases(db);
-        Leases peer = db.leases(TestTimings.FAST, db.pool(2));
         DueClaims claims = dueClaims(leases);
         String name = TestDatabase.uniqueName("moves-on");
         Instant first = leases.readDatabaseClock().plusSeconds(1).truncatedTo(ChronoUnit.SECONDS);
-        // The peer ran the first instant already: this replica's claim of it is refused.
-        peer.claimSlot(name, first).orElseThrow().finish(first);
+        aPeerRan(db, name, first);
         AtomicInteger refused = new AtomicInteger();
 
         DueAnswer answer = claimFromLoop(claims, name, first, EVERY_SECOND, refused::incrementAndGet, LeaseScope.root())
@@ -178,11 +181,10 @@ class DueClaimsTest {
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void aRefusedClaimWithNoInstantLeftIsAnsweredRefused(TestDatabase db) throws Exception {
         Leases leases = leases(db);
-        Leases peer = db.leases(TestTimings.FAST, db.pool(2));
         DueClaims claims = dueClaims(leases);
         String name = TestDatabase.uniqueName("last");
         Instant only = leases.readDatabaseClock().plusMillis(500);
-        peer.claimSlot(name, only).orElseThrow().finish(only);
+        aPeerRan(db, name, only);
         Instants once = new Instants() {
             @Override
             public Optional<Instant> next(Instant after) {
