@@ -198,8 +198,9 @@ final class DueClaims {
         } finally {
             lock.unlock();
         }
-        moved.forEach(claim -> claim.refused.run());
+        // Every loop answered before any callback runs: a callback that throws leaves no loop waiting.
         answer.forEach(claim -> claim.answer.complete(DueAnswer.of(slot, Optional.empty())));
+        moved.forEach(claim -> claim.refused.run());
     }
 
     private void wakeWatcher() {
@@ -291,7 +292,8 @@ final class DueClaims {
                 answered.addAll(part.failed().keySet());
                 // The rounds won are woken first: on the carriers their loops share, a round queued
                 // behind other work would start later for nothing.
-                part.answered().forEach((name, handle) -> handle.ifPresent(h -> claims.get(name).answer.complete(DueAnswer.of(slot, handle))));
+                part.answered().forEach((name, handle) -> handle.ifPresent(
+                        h -> claims.get(name).answer.complete(DueAnswer.of(slot, handle))));
                 part.failed().forEach((name, failed) -> claims.get(name).answer.complete(DueAnswer.failed(slot, failed)));
                 List<Claim> refused = new ArrayList<>();
                 part.answered().forEach((name, handle) -> {
@@ -306,7 +308,8 @@ final class DueClaims {
                     .completeExceptionally(new IllegalStateException("the claim batch gave no answer for " + name)));
         } catch (RuntimeException | Error e) {
             // Only the names not answered yet: a claim moved on is registered for a later instant.
-            names.stream().filter(name -> !answered.contains(name)).forEach(name -> claims.get(name).answer.completeExceptionally(e));
+            names.stream().filter(name -> !answered.contains(name))
+                    .forEach(name -> claims.get(name).answer.completeExceptionally(e));
         }
     }
 }
