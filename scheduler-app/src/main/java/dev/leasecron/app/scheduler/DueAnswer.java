@@ -2,6 +2,7 @@ package dev.leasecron.app.scheduler;
 
 import dev.leasecron.lease.Handle;
 import dev.leasecron.lease.LeaseDatabaseException;
+import dev.leasecron.lease.Leases;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -18,5 +19,14 @@ record DueAnswer(Instant slot, Optional<Handle> won, Optional<LeaseDatabaseExcep
 
     static DueAnswer failed(Instant slot, LeaseDatabaseException failure) {
         return new DueAnswer(slot, Optional.empty(), Optional.of(failure));
+    }
+
+    /** The answer of {@link Leases#claimSlot}, sent now as a statement of its own. */
+    static DueAnswer claimNow(Leases leases, String name, Instant slot) {
+        try {
+            return of(slot, leases.claimSlot(name, slot));
+        } catch (LeaseDatabaseException e) {
+            return failed(slot, e);
+        }
     }
 }

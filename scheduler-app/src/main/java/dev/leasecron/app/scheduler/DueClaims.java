@@ -1,6 +1,5 @@
 package dev.leasecron.app.scheduler;
 
-import dev.leasecron.lease.LeaseDatabaseException;
 import dev.leasecron.lease.LeaseScope;
 import dev.leasecron.lease.Leases;
 import java.time.Duration;
@@ -85,11 +84,7 @@ final class DueClaims {
         if (!add(claim)) {
             // The same name twice for one instant (a job replaced while its claim waited): a claim of
             // its own, so that at most one of the two can win.
-            try {
-                return DueAnswer.of(slot, leases.claimSlot(name, slot));
-            } catch (LeaseDatabaseException e) {
-                return DueAnswer.failed(slot, e);
-            }
+            return DueAnswer.claimNow(leases, name, slot);
         }
         try (AutoCloseable ignored = scope.onCancel(() -> withdraw(claim))) {
             return claim.answer.get();

@@ -86,11 +86,7 @@ final class SharedStatements {
         if (!clock.awaitDue(slot, scope)) {
             return DueAnswer.of(slot, Optional.empty());
         }
-        try {
-            return DueAnswer.of(slot, leases.claimSlot(name, slot));
-        } catch (LeaseDatabaseException e) {
-            return DueAnswer.failed(slot, e);
-        }
+        return DueAnswer.claimNow(leases, name, slot);
     }
 
     /**
