@@ -33,10 +33,11 @@ public final class Bench {
         List<String> schedulers = List.of(a.getOrDefault("schedulers", String.join(",", ALL)).split(","));
         List<Integer> periods = ints(a.getOrDefault("period", "10,30"));
         int instants = Integer.parseInt(a.getOrDefault("instants", "3"));
-        // About 100 s of warm-up at either job count (10 instants of 1,000 rounds, 3 of 10,000): code
-        // run once per round is compiled by C2 after some ten thousand calls, and until then the bursts
-        // measure the JVM's warm-up; a deployed scheduler runs for days.
-        List<Integer> warmups = ints(a.getOrDefault("warmup", "10,3"));
+        // 20,000 rounds of warm-up at 1,000 jobs, 30,000 at 10,000: code run once per round is compiled
+        // by C2 after some ten to fifteen thousand calls, and until then the bursts share the two cores
+        // with the compiler threads; a deployed scheduler runs for days. (After ten instants of 1,000
+        // rounds, C2 still compiled the rounds' own methods and took half the cell's CPU while measuring.)
+        List<Integer> warmups = ints(a.getOrDefault("warmup", "20,3"));
         boolean failover = Boolean.parseBoolean(a.getOrDefault("failover", "true"));
         int trials = Integer.parseInt(a.getOrDefault("failover-trials", "1"));
         Path out = Path.of(a.getOrDefault("out", "bench/results"));

@@ -35,7 +35,7 @@ public final class Cell {
         int instants = Integer.parseInt(a.getOrDefault("instants", "3"));
         // Instants run before measuring: a deployed scheduler runs for days, its code compiled by the
         // JIT; the first bursts after start run largely interpreted and measure the JVM's warm-up.
-        int warmupInstants = Integer.parseInt(a.getOrDefault("warmup", "10"));
+        int warmupInstants = Integer.parseInt(a.getOrDefault("warmup", "20"));
         Path out = Path.of(a.get("out"));
         Path pgData = a.containsKey("pgdata") ? Path.of(a.get("pgdata")) : null;
         if (60 % period != 0) {
@@ -92,6 +92,8 @@ public final class Cell {
         result.put("statements_per_round", ratio(after.statements - before.statements, roundsInWindow));
         result.put("commits_per_round", ratio(after.commits - before.commits, roundsInWindow));
         result.put("jvm_cpu_ms_per_1000_rounds", ratio((after.cpuNanos - before.cpuNanos) / 1e6 * 1000, roundsInWindow));
+        // What the JIT still compiled while measuring: CPU the bursts shared with the compiler threads.
+        result.put("jit_ms_in_window", after.jitMillis - before.jitMillis);
         result.put("db_cpu_ms_per_1000_rounds", pgData == null ? null
                 : ratio((after.dbCpuMs - before.dbCpuMs) * 1000.0, roundsInWindow));
         result.put("heap_after_gc_mib", heapBytes / (1024.0 * 1024.0));
@@ -190,10 +192,11 @@ public final class Cell {
     }
 
     /** Counters at one moment. */
-    record Snapshot(long statements, long commits, long fires, long cpuNanos, long dbCpuMs) {
+    record Snapshot(long statements, long commits, long fires, long cpuNanos, long jitMillis, long dbCpuMs) {
         static Snapshot take(StatementCounter counter, Recorder recorder, Path pgData) {
             long cpu = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
             return new Snapshot(counter.statements(), counter.commits(), recorder.started.sum(), cpu,
+                    ManagementFactory.getCompilationMXBean().getTotalCompilationTime(),
                     pgData == null ? 0 : PostgresCpu.millis(pgData));
         }
     }

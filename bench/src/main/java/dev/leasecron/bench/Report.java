@@ -18,7 +18,12 @@ import java.util.Set;
  * {@code java -cp ... dev.leasecron.bench.Report DIR} writes them again from DIR/results.json.
  */
 final class Report {
-    private record Col(String key, String title, int decimals) {}
+    /** A column of the table; {@code compared}: a peer's value is followed by its ratio to leasecron's. */
+    private record Col(String key, String title, int decimals, boolean compared) {
+        Col(String key, String title, int decimals) {
+            this(key, title, decimals, true);
+        }
+    }
 
     private static final List<Col> COLUMNS = List.of(
             new Col("rounds_per_s", "rounds/s", 0),
@@ -29,7 +34,8 @@ final class Report {
             new Col("commits_per_round", "commits/round", 2),
             new Col("jvm_cpu_ms_per_1000_rounds", "JVM CPU ms/1,000 rounds", 0),
             new Col("db_cpu_ms_per_1000_rounds", "DB CPU ms/1,000 rounds", 0),
-            new Col("heap_after_gc_mib", "heap after GC MiB", 0));
+            new Col("heap_after_gc_mib", "heap after GC MiB", 0),
+            new Col("jit_ms_in_window", "JIT ms while measured", 0, false));
 
     private Report() {}
 
@@ -63,6 +69,8 @@ final class Report {
                 + "Statements (JDBC `execute*` calls, a batch counts once), commits and CPU are counted over the measured "
                 + "periods, idle time included, and divided by the rounds that started in them. "
                 + "duplicates: a (job, instant) whose task started twice, warm-up included. "
+                + "JIT ms while measured: what the JVM's compilers still spent over the measured periods (its compile-time counter), "
+                + "CPU the bursts shared with them. "
                 + "Peers: `value (ratio×)` to leasecron in the same cell.\n\n");
         md.append("| jobs | R | period s | scheduler |");
         COLUMNS.forEach(c -> md.append(' ').append(c.title).append(" |"));
@@ -84,7 +92,7 @@ final class Report {
                 Number v = num(cell.get(c.key));
                 Number b = num(base.get(c.key));
                 md.append(' ').append(fmt(v, c.decimals));
-                if (v != null && b != null && b.doubleValue() != 0 && !"leasecron".equals(cell.get("scheduler"))) {
+                if (c.compared && v != null && b != null && b.doubleValue() != 0 && !"leasecron".equals(cell.get("scheduler"))) {
                     md.append(String.format(Locale.ROOT, " (%s×)", ratio(v.doubleValue() / b.doubleValue())));
                 }
                 md.append(" |");
