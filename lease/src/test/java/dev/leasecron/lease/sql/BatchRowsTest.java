@@ -33,8 +33,10 @@ class BatchRowsTest {
 
     @Test
     void postgresBindsOneArrayPerColumnWhateverTheRows() {
-        String sql = "update gst_leases set term = b.b_term from unnest(cast(? as text[]), cast(? as bigint[]))"
-                + " as b (b_name, b_term) where name = b.b_name";
+        // The rows locked in name order before they are written, as a claim locks them.
+        String sql = "with b as materialized (select b.* from gst_leases l join unnest(cast(? as text[]), cast(? as bigint[]))"
+                + " as b (b_name, b_term) on l.name = b.b_name order by l.name for update of l)"
+                + " update gst_leases set term = b.b_term from b where name = b.b_name";
         assertEquals(sql, update(Dialect.POSTGRES));
         assertEquals(sql, BatchStatement.update(Dialect.POSTGRES, COLUMNS, List.of(List.of("a", 1L)),
                 set -> set.sql("term = b.b_term"), where -> where.sql("name = b.b_name")).text().toLowerCase(Locale.ROOT),
