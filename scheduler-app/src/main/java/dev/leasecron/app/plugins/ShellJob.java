@@ -4,12 +4,16 @@ import dev.leasecron.jobs.Cancellation;
 import dev.leasecron.jobs.Job;
 import dev.leasecron.jobs.JobContext;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 
 /**
@@ -29,10 +33,20 @@ import org.slf4j.Logger;
  * <p>The round ends when the command exits. A process it left running in the background is not
  * waited for (beyond the grace, for output still in the pipes) and not killed: once its parent is
  * gone it cannot be told apart from the host's other processes.
+ *
+ * <p>Where {@code setsid} is installed (Linux), the command runs in a session and process
+ * group of its own: a signal sent to the daemon's process group (Ctrl-C in a terminal, {@code timeout},
+ * a supervisor that signals the group) reaches the daemon only, which gives its rounds the shutdown
+ * grace and then stops and releases them as above, to run again elsewhere. Sharing the group, the
+ * command would die with the signal at once and its round be logged failed, never run again.
  */
 public final class ShellJob implements Job {
     /** How long a cancelled command has between SIGTERM and SIGKILL. */
     public static final Duration DEFAULT_GRACE = Duration.ofSeconds(2);
+
+    /** {@code setsid} (util-linux, or BusyBox), where installed: it starts the command in a session of its own. */
+    private static final Optional<Path> SETSID = Stream.of("/usr/bin/setsid", "/bin/setsid").map(Path::of)
+            .filter(Files::isExecutable).findFirst();
 
     private static final int STDERR_TAIL_LINES = 20;
     private static final int STDERR_TAIL_CHARS = 2_000;
@@ -90,7 +104,7 @@ public final class ShellJob implements Job {
     }
 
     private static Process start(ShellCommand command, JobContext context) throws JobFailedException {
-        ProcessBuilder builder = new ProcessBuilder(command.argv());
+        ProcessBuilder builder = new ProcessBuilder(inSessionOfItsOwn(command.argv()));
         Map<String, String> env = builder.environment();
         env.putAll(command.env());
         env.put("LEASECRON_JOB", context.jobName());
@@ -106,6 +120,15 @@ public final class ShellJob implements Job {
             throw new JobFailedException("cannot start " + command.argv().getFirst()
                     + command.workingDir().map(dir -> " in " + dir).orElse("") + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * {@code argv} started through {@code setsid}, when installed. A process the JVM starts leads no
+     * process group, so {@code setsid} needs no fork and runs the command in place: the pid the round
+     * watches and kills, and the exit code it reads, are the command's.
+     */
+    private static List<String> inSessionOfItsOwn(List<String> argv) {
+        return SETSID.map(setsid -> Stream.concat(Stream.of(setsid.toString()), argv.stream()).toList()).orElse(argv);
     }
 
     /**

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import dev.leasecron.lease.testing.TestDatabases;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -43,9 +44,11 @@ record MidRound(String job, String instant, ReplicaProcess holder, ReplicaProces
                     command: |
                 %s""".formatted(job, FIRST_ROUND_SLEEPS.indent(6)));
         var db = TestDatabases.of(kind);
+        // Each replica leads a process group of its own, which a test may signal as a whole.
+        List<String> ownGroup = List.of("setsid");
         Map<String, ReplicaProcess> byName = Map.of(
-                "a", replicas.start("a", db, config, "--lease-timings-ms", Replicas.FAST_TIMINGS),
-                "b", replicas.start("b", db, config, "--lease-timings-ms", Replicas.FAST_TIMINGS));
+                "a", replicas.start("a", db, config, Map.of(), ownGroup, "--lease-timings-ms", Replicas.FAST_TIMINGS),
+                "b", replicas.start("b", db, config, Map.of(), ownGroup, "--lease-timings-ms", Replicas.FAST_TIMINGS));
         String started = await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
                 .until(() -> replicas.lines("runs.txt").stream().filter(l -> l.endsWith(" started")).findFirst(),
                         Optional::isPresent).orElseThrow();

@@ -158,6 +158,29 @@ final class ReplicaProcess implements AutoCloseable {
         process.destroy();
     }
 
+    /**
+     * SIGTERM to every process of the group the daemon leads (started under {@code setsid}), as Ctrl-C in
+     * a terminal or {@code timeout} signal a whole group: the daemon and any command still in its group.
+     */
+    void termGroup() {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid()), "stat"));
+            String group = stat.substring(stat.lastIndexOf(')') + 2).split(" ")[2];
+            if (!group.equals(Long.toString(pid()))) {
+                throw new IllegalStateException(name + " leads no process group of its own (its group is " + group + ")");
+            }
+            Process kill = new ProcessBuilder("kill", "-TERM", "--", "-" + pid()).inheritIO().start();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill -TERM -" + pid() + " exited " + kill.exitValue());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted signalling " + name, e);
+        }
+    }
+
     /** The exit code once the process has ended within {@code timeout}. */
     int awaitExit(Duration timeout) {
         try {

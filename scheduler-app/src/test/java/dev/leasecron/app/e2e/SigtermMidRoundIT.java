@@ -10,26 +10,32 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A replica stopped with SIGTERM in the middle of a round that outlasts the shutdown grace: the
  * round is cut short and its lease given back, the other replica reruns the instant within 2 s, and
- * the stopped process exits 0.
+ * the stopped process exits 0. The same when the signal goes to the replica's whole process group,
+ * as Ctrl-C or {@code timeout} send it: the round's shell command, in a session of its own, does not
+ * die with the daemon's group but is stopped by the daemon once the grace is over.
  */
 class SigtermMidRoundIT {
     @RegisterExtension
     final Replicas replicas = new Replicas();
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"postgres", "mariadb"})
-    void roundCutShortByShutdownRerunsOnPeerWithinTwoSeconds(String kind) {
+    @ParameterizedTest(name = "{0}, SIGTERM to the {1}")
+    @CsvSource({"postgres, process", "mariadb, process", "postgres, process group", "mariadb, process group"})
+    void roundCutShortByShutdownRerunsOnPeerWithinTwoSeconds(String kind, String signalled) {
         MidRound round = MidRound.start(replicas, kind, "sigterm");
         String job = round.job();
         String instant = round.instant();
         ReplicaProcess stopped = round.holder();
         ReplicaProcess peer = round.peer();
-        stopped.term();
+        if (signalled.equals("process")) {
+            stopped.term();
+        } else {
+            stopped.termGroup();
+        }
 
         assertEquals(0, stopped.awaitExit(Duration.ofSeconds(60)), "exit code after SIGTERM");
         JsonNode cutShort = single(stopped.events("round.end", job), instant);

@@ -3,6 +3,7 @@ package dev.leasecron.app.plugins;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -81,7 +82,23 @@ class ShellJobTest {
 
         JobFailedException failure = assertThrows(JobFailedException.class, () -> job.run(context));
 
-        assertTrue(failure.getMessage().startsWith("cannot start /nonexistent/backup-tool"), failure.getMessage());
+        // Started through setsid, the program is found missing by setsid, which exits 127 saying so.
+        assertTrue(failure.getMessage().contains("/nonexistent/backup-tool")
+                && failure.getMessage().contains("No such file or directory"), failure.getMessage());
+    }
+
+    @Test
+    void commandRunsInAProcessGroupAndSessionOfItsOwnSoSignalsToTheDaemonsGroupMissIt() throws Exception {
+        TestJobContext context = context(Map.of("command", "cut -d' ' -f5,6 /proc/$$/stat"));
+
+        job.run(context);
+
+        List<String> command = List.of(context.log().messages().getFirst().substring("stdout: ".length()).split(" "));
+        String daemon = Files.readString(Path.of("/proc/self/stat"));
+        // Fields after the command name: state, parent, process group, session.
+        List<String> fields = List.of(daemon.substring(daemon.lastIndexOf(')') + 2).split(" "));
+        assertNotEquals(fields.get(2), command.get(0), "process group");
+        assertNotEquals(fields.get(3), command.get(1), "session");
     }
 
     @Test
