@@ -100,7 +100,7 @@ final class LeasecronContender implements Contender {
 
     @Override
     public String settings() {
-        return "one Scheduler per replica, default timings (lease 15 s, renew 2 s), a virtual thread per job, "
+        return "one Scheduler per replica, default timings (lease 15 s, renew 2 s), a virtual thread per round (none per job between instants), "
                 + (singleRow ? "every claim, finish and release a single-row statement of its own"
                         : "claims and finishes due together shared in batch statements");
     }

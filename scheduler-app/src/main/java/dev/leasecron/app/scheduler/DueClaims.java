@@ -13,7 +13,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -70,34 +69,34 @@ final class DueClaims {
     /**
      * Claims {@code slot} under {@code name} as soon as the database clock reaches it, in one batch with
      * every other claim of that instant; when refused, the schedule's next instant the same way, and so
-     * on, until a claim is won, fails, or the schedule ends.
+     * on, until a claim is won, fails, or the schedule ends. Returns at once: no thread waits for the
+     * answer, so a thousand jobs between instants cost a thousand small objects, not a thousand parked
+     * stacks for the collector to copy.
      *
      * @param schedule the job's instants, for the one after a refused claim
      * @param refused told of each refused claim moved on from; the claim answered is the caller's to report
-     * @return the instant last claimed and its handle when won; the failure when the database did not
-     *     answer for it; neither when refused with no instant left, or when {@code scope} ended before the
-     *     claim was sent (it then never is)
+     * @return completes with the instant last claimed and its handle when won; the failure when the
+     *     database did not answer for it; neither when refused with no instant left, or when {@code scope}
+     *     ended before the claim was sent (it then never is). Completes on the thread that answers, which
+     *     must not be held up: callers hand the answer on to a thread of their own.
      */
-    DueAnswer claim(String name, Instant slot, Instants schedule, Runnable refused, LeaseScope scope)
-            throws InterruptedException {
+    CompletableFuture<DueAnswer> claim(String name, Instant slot, Instants schedule, Runnable refused, LeaseScope scope) {
         Claim claim = new Claim(name, slot, schedule, refused, scope);
         if (!add(claim)) {
             // The same name twice for one instant (a job replaced while its claim waited): a claim of
             // its own, so that at most one of the two can win.
-            return DueAnswer.claimNow(leases, name, slot);
+            return CompletableFuture.completedFuture(DueAnswer.claimNow(leases, name, slot));
         }
-        try (AutoCloseable ignored = scope.onCancel(() -> withdraw(claim))) {
-            return claim.answer.get();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new IllegalStateException("claim of " + name + " failed", e.getCause());
-        } catch (InterruptedException e) {
-            withdraw(claim);
-            throw e;
+        AutoCloseable withdrawal = scope.onCancel(() -> withdraw(claim));
+        claim.answer.whenComplete((answer, failure) -> unregister(withdrawal));
+        return claim.answer;
+    }
+
+    private static void unregister(AutoCloseable withdrawal) {
+        try {
+            withdrawal.close();
         } catch (Exception e) {
-            throw new IllegalStateException(e); // unregistering a callback does not fail
+            throw new IllegalStateException(e); // unregistering a scope's callback does not fail
         }
     }
 

@@ -16,8 +16,9 @@ import org.slf4j.event.Level;
 /**
  * One job on this replica: at start, the catch-up of the most recent instant no replica claimed;
  * then, for each instant, wait until the database clock reaches it, claim it, and run the round when
- * the claim is won. A refused claim is normal: another replica runs that instant. Runs on a virtual
- * thread of its own until its scope ends (shutdown, or the job removed by a reload).
+ * the claim is won. A refused claim is normal: another replica runs that instant. Runs on virtual
+ * threads until its scope ends (shutdown, or the job removed by a reload): a cluster-wide job's loop
+ * holds no thread while its claim waits for the instant, and goes on, once answered, on a new one.
  */
 final class JobLoop {
     /** Catch-up runs only an instant this recent: older ones are on record as missed, not run. */
@@ -55,41 +56,62 @@ final class JobLoop {
         scope.cancel("job stopped");
     }
 
+    /** Runs the catch-up, then goes on with the schedule; on the loop's first thread. */
     void run() {
-        try {
+        guarded(() -> {
             Optional<Instant> cursor = start();
-            while (cursor.isPresent() && !scope.isCancelled()) {
-                Optional<Instant> next = job.instants().next(cursor.get());
-                if (next.isEmpty()) {
-                    event(Level.WARN, "schedule.exhausted", job)
-                            .log("schedule of {} has no further instant: the job stops", job.name());
-                    return;
-                }
-                cursor = runInstant(next.get());
+            if (cursor.isPresent()) {
+                goOnAfter(cursor.get());
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            event(Level.ERROR, "job.crashed", job).setCause(e).log("scheduling of {} stopped: {}", job.name(), e.toString());
+        });
+    }
+
+    /**
+     * Goes on from {@code handled}, the last instant handled. A job of every replica waits for each
+     * instant on this thread; a cluster-wide job hands in its claim of the next instant and this thread
+     * ends: the answer resumes the loop on a new thread (see {@link DueClaims#claim}).
+     */
+    private void goOnAfter(Instant handled) throws InterruptedException {
+        Instant cursor = handled;
+        while (!scope.isCancelled()) {
+            Optional<Instant> next = job.instants().next(cursor);
+            if (next.isEmpty()) {
+                event(Level.WARN, "schedule.exhausted", job)
+                        .log("schedule of {} has no further instant: the job stops", job.name());
+                return;
+            }
+            cursor = next.get();
+            if (job.clusterWide()) {
+                shared.claimWhenDue(job.leaseName(), cursor, job.instants(), () -> listener.claimed(job, false), scope)
+                        .whenComplete((answer, failure) -> Thread.ofVirtual().name("job " + job.name())
+                                .start(() -> guarded(() -> resume(answer, failure))));
+                return;
+            }
+            if (!clock.awaitDue(cursor, scope)) {
+                return;
+            }
+            localRounds.run(job, cursor);
+        }
+    }
+
+    private void resume(DueAnswer answer, Throwable failure) throws InterruptedException {
+        if (failure != null) {
+            throw failure instanceof RuntimeException r ? r
+                    : new IllegalStateException("claim of " + job.leaseName() + " failed", failure);
+        }
+        Optional<Instant> handled = runAnswered(answer);
+        if (handled.isPresent()) {
+            goOnAfter(handled.get());
         }
     }
 
     /**
-     * Runs {@code instant}, once due, if this replica wins it; when refused, the next instant it wins,
-     * the loop not woken for those refused in between.
+     * Runs the round of the instant claimed when won; tries the claim again when the database did not
+     * answer. A refused claim is normal: another replica runs that instant.
      *
      * @return the last instant handled; empty when stopped before the instant came
      */
-    private Optional<Instant> runInstant(Instant instant) throws InterruptedException {
-        if (!job.clusterWide()) {
-            if (!clock.awaitDue(instant, scope)) {
-                return Optional.empty();
-            }
-            localRounds.run(job, instant);
-            return Optional.of(instant);
-        }
-        DueAnswer answer = shared.claimWhenDue(job.leaseName(), instant, job.instants(),
-                () -> listener.claimed(job, false), scope);
+    private Optional<Instant> runAnswered(DueAnswer answer) throws InterruptedException {
         Instant slot = answer.slot();
         Optional<Handle> claimed;
         if (answer.failure().isPresent()) {
@@ -106,6 +128,21 @@ final class JobLoop {
         logPassedOver(claimed.get());
         Instant passed = rounds.run(job, claimed.get());
         return Optional.of(passed.isAfter(slot) ? passed : slot);
+    }
+
+    /** Runs a step of the loop; the loop ends when it is interrupted or fails. */
+    private void guarded(Step step) {
+        try {
+            step.run();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            event(Level.ERROR, "job.crashed", job).setCause(e).log("scheduling of {} stopped: {}", job.name(), e.toString());
+        }
+    }
+
+    private interface Step {
+        void run() throws InterruptedException;
     }
 
     /**

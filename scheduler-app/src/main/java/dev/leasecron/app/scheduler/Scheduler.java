@@ -13,9 +13,10 @@ import java.util.stream.Collectors;
 import org.slf4j.event.Level;
 
 /**
- * The replicated scheduler: a loop per job on a virtual thread (thousands of jobs cost thousands of
- * parked virtual threads, not platform threads), one rerun sweep, and a shutdown that stops claiming
- * at once, lets running rounds end within a grace and cuts the rest short so a peer runs them again.
+ * The replicated scheduler: a loop per job on virtual threads (a cluster-wide job waiting for its
+ * next instant holds no thread: thousands of jobs cost thousands of claims waiting in a map), one
+ * rerun sweep, and a shutdown that stops claiming at once, lets running rounds end within a grace and
+ * cuts the rest short so a peer runs them again.
  */
 public final class Scheduler {
     private final Leases leases;

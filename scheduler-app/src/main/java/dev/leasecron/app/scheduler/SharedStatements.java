@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
@@ -75,18 +76,18 @@ final class SharedStatements {
     /**
      * {@link Leases#claimSlot} as soon as the database clock reaches {@code slot}, sharing a statement
      * with every claim of that instant made ahead of it; a refused claim moves on to the schedule's next
-     * instant without returning (see {@link DueClaims#claim}). Sent as single-row statements, each claim
-     * returns its own answer.
+     * instant without completing (see {@link DueClaims#claim}). Returns at once, the answer to come;
+     * sent as single-row statements, each claim waits for its instant and returns answered.
      */
-    DueAnswer claimWhenDue(String name, Instant slot, Instants schedule, Runnable refused, LeaseScope scope)
-            throws InterruptedException {
+    CompletableFuture<DueAnswer> claimWhenDue(String name, Instant slot, Instants schedule, Runnable refused,
+            LeaseScope scope) throws InterruptedException {
         if (shared) {
             return dueClaims.claim(name, slot, schedule, refused, scope);
         }
         if (!clock.awaitDue(slot, scope)) {
-            return DueAnswer.of(slot, Optional.empty());
+            return CompletableFuture.completedFuture(DueAnswer.of(slot, Optional.empty()));
         }
-        return DueAnswer.claimNow(leases, name, slot);
+        return CompletableFuture.completedFuture(DueAnswer.claimNow(leases, name, slot));
     }
 
     /**

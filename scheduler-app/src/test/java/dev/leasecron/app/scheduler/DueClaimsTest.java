@@ -63,22 +63,9 @@ class DueClaimsTest {
         }
     };
 
-    /** Claims {@code name} from a thread of its own, as a job loop would, on a schedule of every second. */
+    /** Claims {@code name} as a job loop would, on a schedule of every second. */
     private static CompletableFuture<DueAnswer> claimFromLoop(DueClaims claims, String name, Instant slot, LeaseScope scope) {
-        return claimFromLoop(claims, name, slot, EVERY_SECOND, () -> {}, scope);
-    }
-
-    private static CompletableFuture<DueAnswer> claimFromLoop(DueClaims claims, String name, Instant slot, Instants schedule,
-            Runnable refused, LeaseScope scope) {
-        CompletableFuture<DueAnswer> answer = new CompletableFuture<>();
-        Thread.ofVirtual().start(() -> {
-            try {
-                answer.complete(claims.claim(name, slot, schedule, refused, scope));
-            } catch (Throwable t) {
-                answer.completeExceptionally(t);
-            }
-        });
-        return answer;
+        return claims.claim(name, slot, EVERY_SECOND, () -> {}, scope);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -167,7 +154,7 @@ class DueClaimsTest {
         aPeerRan(db, name, first);
         AtomicInteger refused = new AtomicInteger();
 
-        DueAnswer answer = claimFromLoop(claims, name, first, EVERY_SECOND, refused::incrementAndGet, LeaseScope.root())
+        DueAnswer answer = claims.claim(name, first, EVERY_SECOND, refused::incrementAndGet, LeaseScope.root())
                 .get(10, TimeUnit.SECONDS);
 
         Instant second = first.plusSeconds(1);
@@ -198,7 +185,7 @@ class DueClaimsTest {
         };
         AtomicInteger refused = new AtomicInteger();
 
-        DueAnswer answer = claimFromLoop(claims, name, only, once, refused::incrementAndGet, LeaseScope.root())
+        DueAnswer answer = claims.claim(name, only, once, refused::incrementAndGet, LeaseScope.root())
                 .get(10, TimeUnit.SECONDS);
 
         assertEquals(DueAnswer.of(only, Optional.empty()), answer);
