@@ -14,7 +14,8 @@ public interface Holding extends AutoCloseable {
 
     /**
      * Ends the renewals and returns once they have ended; a renewal in flight is no longer waited for. Does not
-     * release the lease. Idempotent.
+     * release the lease. Detaches {@link #scope()} from the parent it was made under (see
+     * {@link LeaseScope#detach}): the parent no longer ends it, nor holds on to it. Idempotent.
      */
     void stop();
 

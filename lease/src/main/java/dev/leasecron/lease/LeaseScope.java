@@ -2,9 +2,10 @@ package dev.leasecron.lease;
 
 import dev.leasecron.jobs.Cancellation;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -15,13 +16,29 @@ import java.util.concurrent.TimeUnit;
  * parent's reason, and can also end on its own (a lost lease ends the scope {@link Leases#hold}
  * returns, with a {@link dev.leasecron.jobs.LeaseLostException}, without ending the parent).
  *
+ * <p>A child is held by its parent until it ends or is {@linkplain #detach detached}: a child whose
+ * work is done without it having ended is detached, or a long-lived parent (a replica's scope of all
+ * its rounds) would keep every child it ever made.
+ *
  * <p>Thread-safe. Callbacks run on the thread that ends the scope and must not block.
  */
 public final class LeaseScope implements Cancellation {
+    /** One registration: its own identity, so that the same callback registered twice is two. */
+    private static final class Registration {
+        final Runnable callback;
+
+        Registration(Runnable callback) {
+            this.callback = callback;
+        }
+    }
+
     private final Object lock = new Object();
-    private final List<Runnable> callbacks = new ArrayList<>();
+    /** In order of registration; a set, so that a child detaching from thousands of siblings is cheap. */
+    private final Set<Registration> callbacks = new LinkedHashSet<>();
     private final CountDownLatch ended = new CountDownLatch(1);
     private volatile Throwable reason;
+    /** Unregisters this scope from its parent; does nothing for a root. */
+    private volatile AutoCloseable fromParent = () -> {};
 
     private LeaseScope() {}
 
@@ -30,13 +47,23 @@ public final class LeaseScope implements Cancellation {
         return new LeaseScope();
     }
 
-    /** A scope that ends when this one does, or on its own. */
+    /** A scope that ends when this one does, or on its own; held by this one until it ends or is detached. */
     public LeaseScope child() {
         LeaseScope child = new LeaseScope();
         AutoCloseable link = onCancel(() -> child.cancel(reason));
+        child.fromParent = link;
         // A child that ends first no longer needs to hear from its parent.
         child.onCancel(() -> closeQuietly(link));
         return child;
+    }
+
+    /**
+     * Lets go of the parent, for a child whose work is done: it no longer ends when the parent does,
+     * and the parent no longer holds on to it. Keeps its own state: a scope that ended stays ended.
+     * Idempotent; does nothing for a root.
+     */
+    public void detach() {
+        closeQuietly(fromParent);
     }
 
     /**
@@ -46,7 +73,7 @@ public final class LeaseScope implements Cancellation {
      */
     public boolean cancel(Throwable why) {
         Objects.requireNonNull(why, "why");
-        List<Runnable> toRun;
+        List<Registration> toRun;
         synchronized (lock) {
             if (reason != null) {
                 return false;
@@ -56,8 +83,8 @@ public final class LeaseScope implements Cancellation {
             callbacks.clear();
         }
         ended.countDown();
-        for (Runnable r : toRun) {
-            r.run();
+        for (Registration r : toRun) {
+            r.callback.run();
         }
         return true;
     }
@@ -82,10 +109,11 @@ public final class LeaseScope implements Cancellation {
         Objects.requireNonNull(callback);
         synchronized (lock) {
             if (reason == null) {
-                callbacks.add(callback);
+                Registration registration = new Registration(callback);
+                callbacks.add(registration);
                 return () -> {
                     synchronized (lock) {
-                        callbacks.remove(callback);
+                        callbacks.remove(registration);
                     }
                 };
             }

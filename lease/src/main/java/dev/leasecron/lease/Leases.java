@@ -563,6 +563,8 @@ public final class Leases {
      * transaction keeps locked thus delays the renewals sharing its statement, within the same
      * attempt timeout and local deadline as a renewal of its own.
      *
+     * @param parent ends the holding's scope when it ends, until {@link Holding#stop} lets go of it: a
+     *     parent that lives for days (all of a replica's rounds) holds no round that has stopped
      * @param log the holder's own logger: a failed renewal explains a round cut short, so it belongs
      *     beside the holder's entries
      */

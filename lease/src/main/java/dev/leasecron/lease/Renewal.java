@@ -77,6 +77,7 @@ final class Renewal implements Holding {
             pendingStart.cancel(false);
             started = thread;
         }
+        scope.detach();
         if (started == null) {
             return;
         }

@@ -15,7 +15,10 @@ import dev.leasecron.lease.testing.Outage;
 import dev.leasecron.lease.testing.RecordingListener;
 import dev.leasecron.lease.testing.TestDatabase;
 import dev.leasecron.lease.testing.TestDatabases;
+import java.lang.ref.WeakReference;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeoutException;
@@ -45,6 +48,25 @@ class HoldTest {
     /** A deadline of 1.5 s: each attempt waits at most 750 ms, so a stall of it sees several. */
     private static final LeaseTimings STALLABLE = new LeaseTimings(
             Duration.ofMillis(3000), Duration.ofMillis(100), Duration.ofMillis(1500), Duration.ofMillis(200));
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void aStoppedHoldingIsLetGoByTheScopeItWasMadeUnder(TestDatabase db) {
+        Leases mine = db.leases(SHORT);
+        LeaseScope rounds = LeaseScope.root();
+        List<WeakReference<LeaseScope>> scopes = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            Holding holding = mine.hold(mine.claim(uniqueName("let-go")).orElseThrow(), rounds, LOG);
+            holding.stop();
+            scopes.add(new WeakReference<>(holding.scope()));
+        }
+
+        // A replica's scope of its rounds lives for days; every round holds a lease under it.
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            System.gc();
+            return scopes.stream().allMatch(s -> s.get() == null);
+        });
+    }
 
     @ParameterizedTest
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")

@@ -68,6 +68,7 @@ final class LocalRounds {
             throw new IllegalStateException(e); // unregistering a callback does not fail
         } finally {
             timer.cancel(false);
+            work.detach();
         }
         Throwable error = done.isCompletedExceptionally() ? done.exceptionNow() : null;
         Outcome outcome = error == null ? Outcome.OK
