@@ -56,10 +56,15 @@ final class JobLoop {
         scope.cancel("job stopped");
     }
 
+    /** Starts the loop on a virtual thread of its own. */
+    void start() {
+        onNewThread(this::run);
+    }
+
     /** Runs the catch-up, then goes on with the schedule; on the loop's first thread. */
     void run() {
         guarded(() -> {
-            Optional<Instant> cursor = start();
+            Optional<Instant> cursor = catchUp();
             if (cursor.isPresent()) {
                 goOnAfter(cursor.get());
             }
@@ -83,8 +88,7 @@ final class JobLoop {
             cursor = next.get();
             if (job.clusterWide()) {
                 shared.claimWhenDue(job.leaseName(), cursor, job.instants(), () -> listener.claimed(job, false), scope)
-                        .whenComplete((answer, failure) -> Thread.ofVirtual().name("job " + job.name())
-                                .start(() -> guarded(() -> resume(answer, failure))));
+                        .whenComplete((answer, failure) -> onNewThread(() -> guarded(() -> resume(answer, failure))));
                 return;
             }
             if (!clock.awaitDue(cursor, scope)) {
@@ -130,6 +134,10 @@ final class JobLoop {
         return Optional.of(passed.isAfter(slot) ? passed : slot);
     }
 
+    private void onNewThread(Runnable work) {
+        Thread.ofVirtual().name("job " + job.name()).start(work);
+    }
+
     /** Runs a step of the loop; the loop ends when it is interrupted or fails. */
     private void guarded(Step step) {
         try {
@@ -151,7 +159,7 @@ final class JobLoop {
      * @return where the schedule goes on from: the database's now, or the last instant the catch-up
      *     round overran; empty when stopped first
      */
-    private Optional<Instant> start() throws InterruptedException {
+    private Optional<Instant> catchUp() throws InterruptedException {
         Instant now = clock.now(scope);
         if (!job.clusterWide()) {
             return Optional.of(now);

@@ -86,7 +86,7 @@ public final class Scheduler {
             if (!loops.containsKey(job.name())) {
                 JobLoop loop = new JobLoop(job, leases, shared, clock, roundRunner, localRounds, claiming.child(), listener);
                 loops.put(job.name(), loop);
-                Thread.ofVirtual().name("job " + job.name()).start(loop::run);
+                loop.start();
             }
         }
         Map<String, ScheduledJob> byLease = new HashMap<>();
