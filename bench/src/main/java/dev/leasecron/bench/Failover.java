@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Failover with real daemons: two {@code leasecron run} processes (default timings: 15 s lease, 2 s
- * renewal and rerun sweep) share one job whose round sleeps for minutes. One second after a round
+ * renewal, rerun sweep every second) share one job whose round sleeps for minutes. One second after a round
  * starts, its holder is killed with SIGKILL, or sent SIGTERM ({@code shutdownGrace: 0s}: cut short at
  * once); the figure is the time from the signal to the line {@code round.start} with
  * {@code "rerun":true} that the other replica prints, read as it comes.
