@@ -88,6 +88,23 @@ public final class Coalescer<K, V> {
      * @throws InterruptedException the wait was interrupted; the batch goes out all the same
      */
     public V call(K key) throws InterruptedException {
+        try {
+            return submit(key).get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(name + " failed", e.getCause());
+        }
+    }
+
+    /**
+     * Asks about {@code key} in the next batch without waiting: the caller's thread is free to end
+     * while the batch gathers and its statement runs. The answer completes on the batch's sending
+     * thread, so what depends on it should move to a thread of its own rather than hold that one up;
+     * it completes exceptionally with the {@link LeaseDatabaseException} of a statement that failed.
+     */
+    public CompletableFuture<V> submit(K key) {
         CompletableFuture<V> answer = new CompletableFuture<>();
         boolean opens;
         synchronized (lock) {
@@ -103,14 +120,7 @@ public final class Coalescer<K, V> {
             // database round trip, holding back the statement they all wait for.
             Thread.ofPlatform().daemon().name(name).start(this::sendAfterWindow);
         }
-        try {
-            return answer.get();
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new IllegalStateException(name + " failed", e.getCause());
-        }
+        return answer;
     }
 
     private void sendAfterWindow() {

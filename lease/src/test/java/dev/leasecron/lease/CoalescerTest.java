@@ -1,6 +1,7 @@
 package dev.leasecron.lease;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -64,6 +66,28 @@ class CoalescerTest {
         assertEquals("answer 7", coalescer.call(7));
         assertEquals("answer 8", coalescer.call(8));
         assertEquals(List.of(List.of(7), List.of(8)), batches);
+    }
+
+    @Test
+    void aSubmitReturnsBeforeItsBatchIsAnsweredAndItsAnswerCompletesWithTheBatch() throws Exception {
+        CountDownLatch statementMayReturn = new CountDownLatch(1);
+        Coalescer<Integer, String> coalescer = new Coalescer<>("test", Duration.ofMillis(300), keys -> {
+            try {
+                statementMayReturn.await();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return answer(keys);
+        });
+        CompletableFuture<String> good = coalescer.submit(1);
+        CompletableFuture<String> bad = coalescer.submit(-1);
+        assertFalse(good.isDone() || bad.isDone(), "the caller goes on while the batch is out");
+
+        statementMayReturn.countDown();
+        assertEquals("answer 1", good.get());
+        var e = assertThrows(java.util.concurrent.ExecutionException.class, bad::get);
+        assertTrue(e.getCause() instanceof LeaseDatabaseException, e.toString());
+        assertEquals(List.of(List.of(1, -1)), batches, "both submits in one batch");
     }
 
     @Test

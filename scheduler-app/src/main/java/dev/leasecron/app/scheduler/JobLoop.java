@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import org.slf4j.event.Level;
 
 /**
@@ -98,24 +100,16 @@ final class JobLoop {
         }
     }
 
+    /**
+     * Runs the round of the instant claimed when won, trying the claim again when the database did not
+     * answer, and goes on once the round's end is recorded, on the thread that recorded it. A refused
+     * claim is normal: another replica runs that instant.
+     */
     private void resume(DueAnswer answer, Throwable failure) throws InterruptedException {
         if (failure != null) {
             throw failure instanceof RuntimeException r ? r
                     : new IllegalStateException("claim of " + job.leaseName() + " failed", failure);
         }
-        Optional<Instant> handled = runAnswered(answer);
-        if (handled.isPresent()) {
-            goOnAfter(handled.get());
-        }
-    }
-
-    /**
-     * Runs the round of the instant claimed when won; tries the claim again when the database did not
-     * answer. A refused claim is normal: another replica runs that instant.
-     *
-     * @return the last instant handled; empty when stopped before the instant came
-     */
-    private Optional<Instant> runAnswered(DueAnswer answer) throws InterruptedException {
         Instant slot = answer.slot();
         Optional<Handle> claimed;
         if (answer.failure().isPresent()) {
@@ -127,11 +121,16 @@ final class JobLoop {
             }
         }
         if (claimed.isEmpty()) {
-            return scope.isCancelled() ? Optional.empty() : Optional.of(slot);
+            goOnAfter(slot);
+            return;
         }
         logPassedOver(claimed.get());
-        Instant passed = rounds.run(job, claimed.get());
-        return Optional.of(passed.isAfter(slot) ? passed : slot);
+        rounds.run(job, claimed.get()).whenComplete((passed, ended) -> guarded(() -> {
+            if (ended != null) {
+                throw new IllegalStateException("round of " + job.name() + " for " + slot + " failed", ended);
+            }
+            goOnAfter(passed);
+        }));
     }
 
     private void onNewThread(Runnable work) {
@@ -192,8 +191,17 @@ final class JobLoop {
                 .addKeyValue("instant", missed.toString())
                 .addKeyValue("last_on_record", last.get().get().toString())
                 .log("catching up {} of {}: the most recent instant no replica ran", missed, job.name());
-        Instant passed = rounds.run(job, claimed.get());
+        Instant passed = awaitEnd(rounds.run(job, claimed.get()));
         return Optional.of(passed.isAfter(now) ? passed : now);
+    }
+
+    /** Waits for the round's end to be recorded, while the loop has nothing else to do: the catch-up. */
+    private static Instant awaitEnd(CompletableFuture<Instant> round) throws InterruptedException {
+        try {
+            return round.get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("round failed", e.getCause());
+        }
     }
 
     /**

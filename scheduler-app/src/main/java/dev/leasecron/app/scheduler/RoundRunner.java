@@ -13,6 +13,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -50,34 +53,38 @@ final class RoundRunner {
     }
 
     /**
-     * Runs the round of {@code handle}'s instant to its end or until it is cut short.
+     * Runs the round of {@code handle}'s instant on this thread to the end of its work or until it is
+     * cut short, then hands in its finish or release and returns: the thread is free to end while the
+     * statement, shared with the rounds ending with this one, goes out. Counted as running until its
+     * end is recorded and logged.
      *
-     * @return the last instant of the job's schedule that had come when the round ended: the round's
-     *     own instant, or a later one it overran
+     * @return completes, on a thread of its own, once the round's end is recorded and logged, with the
+     *     last instant of the job's schedule that had come when the round ended: the round's own
+     *     instant, or a later one it overran
      */
-    Instant run(ScheduledJob job, Handle handle) {
-        Instant instant = handle.slot().orElseThrow();
+    CompletableFuture<Instant> run(ScheduledJob job, Handle handle) {
         inFlight.enter();
-        try {
-            return runClaimed(job, handle, instant);
-        } finally {
-            inFlight.exit();
-        }
+        return runEntered(job, handle);
     }
 
     /** Runs the round on a virtual thread of its own; counted as running from this call on. */
     void runInBackground(ScheduledJob job, Handle handle) {
         inFlight.enter();
-        Thread.ofVirtual().name("round " + job.name()).start(() -> {
-            try {
-                runClaimed(job, handle, handle.slot().orElseThrow());
-            } finally {
-                inFlight.exit();
-            }
-        });
+        Thread.ofVirtual().name("round " + job.name()).start(() -> runEntered(job, handle));
     }
 
-    private Instant runClaimed(ScheduledJob job, Handle handle, Instant instant) {
+    private CompletableFuture<Instant> runEntered(ScheduledJob job, Handle handle) {
+        CompletableFuture<Instant> ended;
+        try {
+            ended = runClaimed(job, handle, handle.slot().orElseThrow());
+        } catch (RuntimeException | Error e) {
+            inFlight.exit();
+            throw e;
+        }
+        return ended.whenComplete((passed, failure) -> inFlight.exit());
+    }
+
+    private CompletableFuture<Instant> runClaimed(ScheduledJob job, Handle handle, Instant instant) {
         handle.superseded().ifPresent(given -> {
             RoundLog.event(Level.WARN, "instant.superseded", job)
                     .addKeyValue("instant", given.slot().toString())
@@ -117,21 +124,38 @@ final class RoundRunner {
         holding.stop();
 
         Outcome outcome = outcomeOf(error, handle, work);
-        Instant passed = instant;
-        boolean overranOnRecord = false;
+        Throwable failed = error;
         if (outcome == Outcome.CUT_SHORT) {
-            release(job, handle);
-        } else {
-            passed = lastCome(job, instant);
-            overranOnRecord = finish(job, handle, passed);
+            return shared.release(handle).handleAsync((released, failure) -> {
+                releaseAnswered(job, handle, failure);
+                logEnded(job, handle, instant, outcome, started, worked, failed, work);
+                return instant;
+            }, endingThread(job));
         }
+        Instant passed = lastCome(job, instant);
+        return shared.finish(handle, passed).handleAsync((finished, failure) -> {
+            boolean underLease = finishAnswered(job, handle, failure);
+            logEnded(job, handle, instant, outcome, started, worked, failed, work);
+            if (underLease && passed.isAfter(instant)) {
+                logSkipped(job, instant, passed);
+            }
+            return passed;
+        }, endingThread(job));
+    }
+
+    /**
+     * Where a round goes on once its end is recorded: a virtual thread of its own, named as the round's,
+     * so that the thread answering a batch of a thousand finishes hands each on and sends the next.
+     */
+    private static Executor endingThread(ScheduledJob job) {
+        return Thread.ofVirtual().name("round " + job.name())::start;
+    }
+
+    private void logEnded(ScheduledJob job, Handle handle, Instant instant, Outcome outcome, long started,
+            Duration worked, Throwable error, LeaseScope work) {
         Duration took = Duration.ofNanos(System.nanoTime() - started);
         logEnd(job, handle, instant, outcome, took, worked, error, work);
         listener.ended(job, handle.rerun(), outcome, took);
-        if (overranOnRecord && passed.isAfter(instant)) {
-            logSkipped(job, instant, passed);
-        }
-        return passed;
     }
 
     private void runJob(ScheduledJob job, Handle handle, Instant instant, LeaseScope scope) throws Exception {
@@ -218,53 +242,40 @@ final class RoundRunner {
     }
 
     /**
-     * Records the round's end, sharing the statement with the rounds ending with it.
+     * Logs what the finish statement answered.
      *
-     * @return whether it was recorded under the lease, which takes {@code passed} along: only then are
-     *     the instants the round overran skipped. Without the lease, peers may have claimed them.
+     * @return whether the end was recorded under the lease, which takes {@code passed} along: only then
+     *     are the instants the round overran skipped. Without the lease, peers may have claimed them.
      */
-    private boolean finish(ScheduledJob job, Handle handle, Instant passed) {
-        try {
-            shared.finish(handle, passed);
+    private static boolean finishAnswered(ScheduledJob job, Handle handle, Throwable failure) {
+        Throwable cause = unwrapped(failure);
+        if (cause == null) {
             return true;
-        } catch (LeaseLostException e) {
+        }
+        if (cause instanceof LeaseLostException) {
             RoundLog.event(Level.WARN, "lease.lost", job).addKeyValue("term", handle.term())
-                    .log("round of {} ended after its lease was lost: {}", job.name(), e.getMessage());
-        } catch (LeaseDatabaseException e) {
-            finishFailed(job, handle, e.getMessage());
-        } catch (InterruptedException e) {
-            // The statement goes out all the same, but its answer is not known here.
-            Thread.currentThread().interrupt();
-            finishFailed(job, handle, "interrupted while waiting for the finish statement");
+                    .log("round of {} ended after its lease was lost: {}", job.name(), cause.getMessage());
+        } else {
+            RoundLog.event(Level.ERROR, "round.finish_failed", job).addKeyValue("term", handle.term())
+                    .addKeyValue("error", cause.getMessage())
+                    .log("could not record the end of the round of {}: unless the statement landed with only its answer "
+                            + "lost, the lease expires on its own and the instant runs again like a crashed round's: {}",
+                            job.name(), cause.getMessage());
         }
         return false;
     }
 
-    private static void finishFailed(ScheduledJob job, Handle handle, String error) {
-        RoundLog.event(Level.ERROR, "round.finish_failed", job).addKeyValue("term", handle.term())
-                .addKeyValue("error", error)
-                .log("could not record the end of the round of {}: unless the statement landed with only its answer "
-                        + "lost, the lease expires on its own and the instant runs again like a crashed round's: {}",
-                        job.name(), error);
-    }
-
-    /** Releases the lease of a round cut short, sharing the statement with the rounds cut short with it. */
-    private void release(ScheduledJob job, Handle handle) {
-        try {
-            shared.release(handle);
-        } catch (LeaseLostException e) {
-            // Already gone: the instant stays unfinished either way, and a peer runs it again.
-        } catch (LeaseDatabaseException e) {
-            releaseFailed(job, handle, e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            releaseFailed(job, handle, "interrupted while waiting for the release statement");
+    /** Logs what the release statement answered: a lease already gone leaves the instant unfinished all the same. */
+    private static void releaseAnswered(ScheduledJob job, Handle handle, Throwable failure) {
+        Throwable cause = unwrapped(failure);
+        if (cause != null && !(cause instanceof LeaseLostException)) {
+            RoundLog.event(Level.WARN, "round.release_failed", job).addKeyValue("term", handle.term())
+                    .log("could not give back the lease of {}: it expires on its own: {}", job.name(), cause.getMessage());
         }
     }
 
-    private static void releaseFailed(ScheduledJob job, Handle handle, String error) {
-        RoundLog.event(Level.WARN, "round.release_failed", job).addKeyValue("term", handle.term())
-                .log("could not give back the lease of {}: it expires on its own: {}", job.name(), error);
+    private static Throwable unwrapped(Throwable failure) {
+        return failure instanceof CompletionException c && c.getCause() != null ? c.getCause() : failure;
     }
 
     /**

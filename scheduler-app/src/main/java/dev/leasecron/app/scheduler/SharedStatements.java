@@ -100,35 +100,46 @@ final class SharedStatements {
     }
 
     /**
-     * {@link Handle#finish}, sharing a statement with the rounds ending with this one.
-     *
-     * @throws LeaseLostException the name was no longer the handle's; the end is recorded without it
-     * @throws LeaseDatabaseException the database did not answer
+     * {@link Handle#finish}, sharing a statement with the rounds ending with this one. Returns at once,
+     * the answer to come on the sending thread; sent as a single-row statement, it returns answered.
+     * Completes exceptionally with a {@link LeaseLostException} when the name was no longer the handle's
+     * (the end is recorded without it), or a {@link LeaseDatabaseException} when the database did not
+     * answer.
      */
-    void finish(Handle handle, Instant passed) throws InterruptedException {
+    CompletableFuture<Void> finish(Handle handle, Instant passed) {
         if (!shared) {
-            handle.finish(passed);
-            return;
+            return answeredNow(() -> handle.finish(passed));
         }
-        if (!finishes.call(new Ending(handle, passed))) {
-            throw new LeaseLostException("lease " + handle.name() + " (term " + handle.term() + ") was "
-                    + (handle.lost() ? "known lost" : "lost meanwhile") + "; the round's end is recorded, the name was not given back");
-        }
+        return finishes.submit(new Ending(handle, passed)).thenAccept(underLease -> {
+            if (!underLease) {
+                throw new LeaseLostException("lease " + handle.name() + " (term " + handle.term() + ") was "
+                        + (handle.lost() ? "known lost" : "lost meanwhile") + "; the round's end is recorded, the name was not given back");
+            }
+        });
     }
 
     /**
-     * {@link Handle#release}, sharing a statement with the rounds cut short with this one.
-     *
-     * @throws LeaseLostException the lease was already gone
-     * @throws LeaseDatabaseException the database did not answer
+     * {@link Handle#release}, sharing a statement with the rounds cut short with this one; answered as
+     * {@link #finish} is. Completes exceptionally with a {@link LeaseLostException} when the lease was
+     * already gone, or a {@link LeaseDatabaseException} when the database did not answer.
      */
-    void release(Handle handle) throws InterruptedException {
+    CompletableFuture<Void> release(Handle handle) {
         if (!shared) {
-            handle.release();
-            return;
+            return answeredNow(handle::release);
         }
-        if (!releases.call(handle)) {
-            throw new LeaseLostException("lease " + handle.name() + " (term " + handle.term() + ") was already gone at release");
+        return releases.submit(handle).thenAccept(released -> {
+            if (!released) {
+                throw new LeaseLostException("lease " + handle.name() + " (term " + handle.term() + ") was already gone at release");
+            }
+        });
+    }
+
+    private static CompletableFuture<Void> answeredNow(Runnable statement) {
+        try {
+            statement.run();
+            return CompletableFuture.completedFuture(null);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
         }
     }
 
