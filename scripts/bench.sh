@@ -8,7 +8,7 @@
 #
 # Options (all optional): --jobs 1000,10000  --replicas 1,3  --schedulers leasecron,shedlock,db-scheduler,quartz
 #   --period 10,30 (seconds between instants, one per job count; divides 60)
-#   --warmup 20,3 (instants before measuring, one per job count)  --instants 3 (measured)
+#   --warmup 20,3 (instants before measuring, one per job count)  --instants 10,3 (measured, one per job count)
 #   --failover true|false  --failover-trials 1  --out bench/results
 # Set BENCH_SKIP_BUILD=1 to reuse the last build. Run it on a quiet machine: it measures CPU and latency.
 set -euo pipefail
