@@ -65,8 +65,10 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
 # Exec form, so the signal reaches tini and tini hands it to the JVM. Without tini's -g: SIGTERM
 # must reach the JVM alone, which lets running shell jobs finish within shutdownGrace before it
 # cuts them short; -s keeps reaping working under `docker run --init`, where tini is not PID 1.
-# The heap is 75% of the container's memory limit; extra flags go in JAVA_TOOL_OPTIONS. G1 is
-# named because under 1,792 MiB or 2 CPUs (the chart's 512 MiB limit) the JVM would pick the serial
-# collector, whose pauses in a burst of rounds are longer (bench/README.md, "The collector").
-ENTRYPOINT ["/usr/bin/tini", "-s", "--", "java", "-XX:+UseG1GC", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED", "-jar", "/opt/leasecron/leasecron.jar"]
+# The heap is 75% of the container's memory limit, from the start: a heap left to size itself is
+# shrunk by G1 to a few tens of MiB between bursts, and then collected in nearly every burst of
+# rounds. Extra flags go in JAVA_TOOL_OPTIONS. G1 is named because under 1,792 MiB or 2 CPUs (the
+# chart's 512 MiB limit) the JVM would pick the serial collector, whose pauses in a burst of rounds
+# are longer (bench/README.md, "The collector").
+ENTRYPOINT ["/usr/bin/tini", "-s", "--", "java", "-XX:+UseG1GC", "-XX:InitialRAMPercentage=75", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED", "-jar", "/opt/leasecron/leasecron.jar"]
 CMD ["run", "--config", "/etc/leasecron/jobs.yaml", "--plugins", "/opt/leasecron/plugins"]

@@ -130,7 +130,9 @@ public final class Bench {
         Path result = work.resolve(scheduler + "-" + jobs + "-" + replicas + ".json");
         Path log = work.resolve(scheduler + "-" + jobs + "-" + replicas + ".log");
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:+UseG1GC", "-Xmx1g", "--enable-native-access=ALL-UNNAMED",
+                // A fixed heap, as a service is deployed: left to grow and shrink, G1 shrinks it to a
+                // few tens of MiB between bursts and then collects in nearly every burst.
+                "-XX:+UseG1GC", "-Xms1g", "-Xmx1g", "--enable-native-access=ALL-UNNAMED",
                 // The pauses, to tell an instant the collector held up from one the scheduler did.
                 "-Xlog:gc:file=" + work.resolve(scheduler + "-" + jobs + "-" + replicas + "-gc.log") + ":time",
                 "-Dlogback.configurationFile=bench-logback.xml",
