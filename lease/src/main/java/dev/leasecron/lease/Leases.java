@@ -3,6 +3,7 @@ package dev.leasecron.lease;
 import dev.leasecron.lease.sql.Dialect;
 import dev.leasecron.lease.sql.Finishing;
 import dev.leasecron.lease.sql.FoundUnfinished;
+import dev.leasecron.lease.sql.FreeSlotClaim;
 import dev.leasecron.lease.sql.HeldName;
 import dev.leasecron.lease.sql.LeaseRow;
 import dev.leasecron.lease.sql.LeaseStore;
@@ -22,7 +23,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import javax.sql.DataSource;
@@ -261,29 +261,44 @@ public final class Leases {
      * @throws IllegalArgumentException a name cannot be held (see {@link LeaseName}); nothing ran
      */
     public void claimSlots(Instant slot, Collection<String> names, Consumer<BatchResult<String, Optional<Handle>>> part) {
+        prepareSlotClaims(slot, names).send(part);
+    }
+
+    /**
+     * Makes {@link #claimSlots(Instant, Collection, Consumer)} ready ahead of the instant without
+     * sending anything: the names are validated, the tokens minted and, where the claim is one
+     * statement, the statement built, so that once the instant comes {@link SlotClaims#send} has only
+     * the statements themselves left to run. Nothing is claimed until then.
+     *
+     * @throws IllegalArgumentException a name cannot be held (see {@link LeaseName})
+     */
+    public SlotClaims prepareSlotClaims(Instant slot, Collection<String> names) {
         names.forEach(LeaseName::validate);
         long slotMs = slotMillis(slot);
         LeaseStore s = store();
-        List<List<String>> chunks = chunks(names, Comparator.naturalOrder());
-        if (chunks.isEmpty()) {
-            return;
+        List<SlotClaims.Chunk> chunks = new ArrayList<>();
+        for (List<String> chunk : chunks(names, Comparator.naturalOrder())) {
+            chunks.add(new SlotClaims.Chunk(chunk, slotMs,
+                    s.claimsInOneStatement() ? s.prepareFreeSlots(mint(chunk), instance, slotMs) : null));
         }
-        int first = ThreadLocalRandom.current().nextInt(chunks.size());
-        for (int i = 0; i < chunks.size(); i++) {
-            List<String> chunk = chunks.get((first + i) % chunks.size());
-            Map<String, Optional<Handle>> answered = new HashMap<>();
-            Map<String, LeaseDatabaseException> failed = new HashMap<>();
-            claimChunk(s, slotMs, chunk, answered, failed);
-            part.accept(new BatchResult<>(answered, failed));
-        }
+        return new SlotClaims(chunks, this::claimChunk);
     }
 
-    private void claimChunk(LeaseStore s, long slotMs, List<String> chunk, Map<String, Optional<Handle>> answered,
-            Map<String, LeaseDatabaseException> failed) {
+    private static Map<String, String> mint(List<String> names) {
+        Map<String, String> tokens = new LinkedHashMap<>();
+        names.forEach(name -> tokens.put(name, Tokens.newHolder()));
+        return tokens;
+    }
+
+    private BatchResult<String, Optional<Handle>> claimChunk(SlotClaims.Chunk chunk) {
+        LeaseStore s = store();
+        long slotMs = chunk.slotMs();
+        Map<String, Optional<Handle>> answered = new HashMap<>();
+        Map<String, LeaseDatabaseException> failed = new HashMap<>();
         try {
-            Map<String, String> fresh = s.claimsInOneStatement()
-                    ? claimFree(s, slotMs, chunk, answered)
-                    : readThenClaim(s, slotMs, chunk, answered);
+            Map<String, String> fresh = chunk.free() != null
+                    ? claimFree(s, slotMs, chunk.free(), answered)
+                    : readThenClaim(s, slotMs, chunk.names(), answered);
             if (!fresh.isEmpty()) {
                 long started = System.nanoTime();
                 Set<String> inserted = s.insertSlots(fresh, instance, slotMs);
@@ -293,20 +308,20 @@ public final class Leases {
                         : Optional.empty()));
             }
         } catch (LeaseDatabaseException e) {
-            chunk.stream().filter(name -> !answered.containsKey(name)).forEach(name -> failed.put(name, e));
+            chunk.names().stream().filter(name -> !answered.containsKey(name)).forEach(name -> failed.put(name, e));
         }
+        return new BatchResult<>(answered, failed);
     }
 
     /**
-     * The claim of {@code chunk} as one statement whose read locks what it writes: each name with a row
-     * is answered by it. Returns the names with no row yet, each with its token, for the insert.
+     * The claim of a chunk as one statement whose read locks what it writes, built ahead: each name with
+     * a row is answered by it. Returns the names with no row yet, each with its token, for the insert.
      */
-    private Map<String, String> claimFree(LeaseStore s, long slotMs, List<String> chunk,
+    private Map<String, String> claimFree(LeaseStore s, long slotMs, FreeSlotClaim free,
             Map<String, Optional<Handle>> answered) {
-        Map<String, String> tokens = new LinkedHashMap<>();
-        chunk.forEach(name -> tokens.put(name, Tokens.newHolder()));
+        Map<String, String> tokens = free.tokens();
         long started = System.nanoTime();
-        Map<String, SlotOutcome> outcomes = s.claimFreeSlots(tokens, instance, slotMs);
+        Map<String, SlotOutcome> outcomes = s.claimFreeSlots(free);
         outcomes.values().stream().mapToLong(o -> o.read().nowMs()).max()
                 .ifPresent(ms -> clock.observe(ms, System.nanoTime()));
         Map<String, String> fresh = new LinkedHashMap<>();

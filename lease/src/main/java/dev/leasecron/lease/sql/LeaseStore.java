@@ -150,17 +150,25 @@ public final class LeaseStore {
     }
 
     /**
-     * Claims the instant for every name of {@code tokens} (name to the token minted for it) whose lease
-     * is free and whose instant on record is earlier; one statement, on PostgreSQL only.
-     *
-     * @return the outcome per name with a row; a name without one is not in the map
+     * Builds, without running it, the claim of the instant for every name of {@code tokens} (name to the
+     * token minted for it) whose lease is free and whose instant on record is earlier; one statement,
+     * on PostgreSQL only.
      */
-    public Map<String, SlotOutcome> claimFreeSlots(Map<String, String> tokens, String instance, long slotMs) {
+    public FreeSlotClaim prepareFreeSlots(Map<String, String> tokens, String instance, long slotMs) {
         bounded(tokens.keySet());
         if (!claimsInOneStatement()) {
             throw new UnsupportedOperationException("one-statement claims run on PostgreSQL only, not " + dialect);
         }
-        return call("claim an instant", () -> SlotClaimStatement.claimFree(sql, tokens, instance, slotMs));
+        return SlotClaimStatement.prepareFree(sql, tokens, instance, slotMs);
+    }
+
+    /**
+     * Runs a claim {@link #prepareFreeSlots} built.
+     *
+     * @return the outcome per name with a row; a name without one is not in the map
+     */
+    public Map<String, SlotOutcome> claimFreeSlots(FreeSlotClaim claim) {
+        return call("claim an instant", () -> SlotClaimStatement.claimFree(sql, claim));
     }
 
     /** Inserts a row for each name of {@code fresh} (name to token) nobody inserted first; returns those. */

@@ -109,13 +109,11 @@ final class SlotClaimStatement {
      * one writes; the others find it held. Locking in name order means claims of overlapping batches
      * never wait on each other in a circle. Names and tokens travel as two arrays, so the statement's
      * text is the same for every batch and PostgreSQL parses a handful of values, not one per row.
-     *
-     * @return the outcome per name that has a row; a name without one is not in the map
+     * Built ahead of the instant, run by {@link #claimFree}.
      */
-    static Map<String, SlotOutcome> claimFree(Sql sql, Map<String, String> tokens, String instance, long slotMs) {
+    static FreeSlotClaim prepareFree(Sql sql, Map<String, String> tokens, String instance, long slotMs) {
         String now = sql.nowSql();
-        Map<String, SlotOutcome> outcomes = new HashMap<>();
-        new BatchStatement()
+        BatchStatement statement = new BatchStatement()
                 .sql("WITH free AS (SELECT l.name, l.term, l.slot_ms, l.unfinished_slot_ms, l.rerun_slot_ms,"
                         + " l.expires_at_ms, b.b_holder FROM gst_leases l JOIN ")
                 .rows(Dialect.POSTGRES, List.of("b_name", "b_holder"),
@@ -130,10 +128,20 @@ final class SlotClaimStatement {
                         + " COALESCE(c.unfinished_slot_ms, l.unfinished_slot_ms), COALESCE(c.rerun_slot_ms, l.rerun_slot_ms),"
                         + " COALESCE(c.expires_at_ms, l.expires_at_ms), " + now + ", c.name IS NOT NULL"
                         + " FROM gst_leases l LEFT JOIN claimed c ON c.name = l.name WHERE l.name = ANY(")
-                .textArray(tokens.keySet()).sql(")")
-                .fetch(sql, r -> outcomes.put(r.getString(1), new SlotOutcome(
-                        new SlotRow(r.getLong(2), r.getLong(3), r.getLong(4), r.getLong(5), r.getLong(6), r.getLong(7)),
-                        r.getBoolean(8))));
+                .textArray(tokens.keySet()).sql(")");
+        return new FreeSlotClaim(tokens, statement);
+    }
+
+    /**
+     * Runs a claim {@link #prepareFree} built.
+     *
+     * @return the outcome per name that has a row; a name without one is not in the map
+     */
+    static Map<String, SlotOutcome> claimFree(Sql sql, FreeSlotClaim claim) {
+        Map<String, SlotOutcome> outcomes = new HashMap<>();
+        claim.statement().fetch(sql, r -> outcomes.put(r.getString(1), new SlotOutcome(
+                new SlotRow(r.getLong(2), r.getLong(3), r.getLong(4), r.getLong(5), r.getLong(6), r.getLong(7)),
+                r.getBoolean(8))));
         return outcomes;
     }
 
