@@ -23,7 +23,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * out at once and together: the loops of a thousand jobs due at the same instant do not each have to
  * wake and queue for a carrier before the first statement can leave. The names are sent in statements
  * of at most {@link Leases#MAX_BATCH}, each from a thread of its own, so the rounds of each start as
- * soon as it returns.
+ * soon as it returns; the statements are built in the seconds before the instant, and built again as
+ * it comes only when its claims changed since.
  *
  * <p>A refused claim moves on to its job's next instant without waking its loop: with R replicas,
  * R - 1 of every instant's claims are refused, and a loop woken only to register again would compete
