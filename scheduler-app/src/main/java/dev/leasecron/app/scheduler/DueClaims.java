@@ -60,7 +60,7 @@ final class DueClaims {
 
     /**
      * How long before an instant its claim statements are built: from the watcher's last wake-up before
-     * it on. Built at the instant, they took 5 to 15 ms of code that runs once per instant and so is
+     * it on. Built at the instant, they ran 3 to 10 ms of code that runs once per instant, and so is
      * never compiled, before the first statement left.
      */
     private static final Duration PREPARE_AHEAD = Duration.ofSeconds(2);
