@@ -11,6 +11,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -46,5 +49,29 @@ class SlotClaimsTest {
         SlotClaims ready = leases.prepareSlotClaims(T1, List.of(TestDatabase.uniqueName("prepared-once")));
         ready.send(part -> { });
         assertThrows(IllegalStateException.class, () -> ready.send(part -> { }));
+        assertThrows(IllegalStateException.class, ready::parts);
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void partsAreOneStatementEachAndEachClaimsItsOwnNames(TestDatabase db) {
+        Leases leases = db.leases(TestTimings.FAST);
+        String prefix = TestDatabase.uniqueName("parts");
+        List<String> names = IntStream.range(0, Leases.MAX_BATCH + 1).mapToObj(i -> prefix + "-" + i).toList();
+        SlotClaims ready = leases.prepareSlotClaims(T1, names);
+
+        List<SlotClaims> parts = ready.parts();
+        assertEquals(2, parts.size(), "one part per statement of at most MAX_BATCH names");
+        assertEquals(Set.copyOf(names), parts.stream().flatMap(p -> p.names().stream()).collect(Collectors.toSet()));
+        assertEquals(names.size(), parts.stream().mapToInt(p -> p.names().size()).sum(), "every name in one part");
+        assertThrows(IllegalStateException.class, () -> ready.send(part -> { }), "cut into parts: sent through them");
+
+        for (SlotClaims part : parts) {
+            Map<String, Optional<Handle>> answered = new HashMap<>();
+            part.send(result -> answered.putAll(result.answered()));
+            assertEquals(Set.copyOf(part.names()), answered.keySet());
+            assertTrue(answered.values().stream().allMatch(Optional::isPresent), "free names are claimed");
+        }
+        assertEquals(Optional.of(T1), leases.lastSlot(names.getLast()));
     }
 }

@@ -56,7 +56,7 @@ final class DueClaims {
     }
 
     /** The statements of an instant's claims, built ahead for the set of claims as it was after {@code changes}. */
-    private record Prepared(Instant slot, int changes, List<List<String>> chunks, List<SlotClaims> statements) {}
+    private record Prepared(Instant slot, int changes, SlotClaims statements) {}
 
     /**
      * How long before an instant its claim statements are built: from the watcher's last wake-up before
@@ -312,16 +312,15 @@ final class DueClaims {
         } finally {
             lock.unlock();
         }
-        List<List<String>> chunks = chunks(names);
-        List<SlotClaims> statements = new ArrayList<>();
+        SlotClaims statements;
         try {
-            chunks.forEach(chunk -> statements.add(leases.prepareSlotClaims(slot, chunk)));
+            statements = leases.prepareSlotClaims(slot, names);
         } catch (RuntimeException e) {
             return false; // built again as the instant comes, where its failure reaches the loops waiting
         }
         lock.lock();
         try {
-            prepared = new Prepared(slot, changes, chunks, statements);
+            prepared = new Prepared(slot, changes, statements);
         } finally {
             lock.unlock();
         }
@@ -333,44 +332,58 @@ final class DueClaims {
         return prepared != null && prepared.slot().equals(slot) && prepared.changes() == gathering.changes;
     }
 
-    private static List<List<String>> chunks(List<String> names) {
-        names.sort(null);
-        List<List<String>> chunks = new ArrayList<>();
-        for (int from = 0; from < names.size(); from += Leases.MAX_BATCH) {
-            chunks.add(names.subList(from, Math.min(names.size(), from + Leases.MAX_BATCH)));
-        }
-        return chunks;
-    }
-
-    /** Sends the claims of {@code slot}, now due, with the statements built ahead when they still fit; the lock held. */
+    /**
+     * Sends the claims of {@code slot}, now due, with the statements built ahead when they still fit,
+     * else built now off the lock; the lock held.
+     */
     private void send(Instant slot, Gathering gathering) {
         Map<String, Claim> claims = gathering.claims;
-        boolean ready = isPrepared(slot, gathering);
-        List<List<String>> chunks = ready ? prepared.chunks() : chunks(new ArrayList<>(claims.keySet()));
-        for (int i = 0; i < chunks.size(); i++) {
-            List<String> chunk = chunks.get(i);
-            SlotClaims statements = ready ? prepared.statements().get(i) : null;
-            // Platform threads: the answers of one statement wake hundreds of virtual threads, which the
-            // sender of the next would otherwise queue behind for a carrier.
-            Thread.ofPlatform().daemon().name("claim-due").start(() -> sendChunk(slot, chunk, claims, statements));
+        if (isPrepared(slot, gathering)) {
+            sendParts(slot, prepared.statements(), claims);
+        } else {
+            List<String> names = new ArrayList<>(claims.keySet());
+            startSender(() -> {
+                SlotClaims statements;
+                try {
+                    statements = leases.prepareSlotClaims(slot, names);
+                } catch (RuntimeException | Error e) {
+                    claims.values().forEach(claim -> claim.answer.completeExceptionally(e));
+                    return;
+                }
+                sendParts(slot, statements, claims);
+            });
         }
         prepared = null;
     }
 
-    /** Sends one chunk's claims: with {@code statements} when built ahead, else building them now. */
-    private void sendChunk(Instant slot, List<String> names, Map<String, Claim> claims, SlotClaims statements) {
+    /** Sends each statement of {@code statements} from a thread of its own, so that the rounds of each start as it returns. */
+    private void sendParts(Instant slot, SlotClaims statements, Map<String, Claim> claims) {
+        statements.parts().forEach(part -> startSender(() -> sendPart(slot, part, claims)));
+    }
+
+    /**
+     * Platform threads: the answers of one statement wake hundreds of virtual threads, which the sender
+     * of the next would otherwise queue behind for a carrier.
+     */
+    private static void startSender(Runnable sending) {
+        Thread.ofPlatform().daemon().name("claim-due").start(sending);
+    }
+
+    /** Sends one statement's claims and hands each answer to its loop. */
+    private void sendPart(Instant slot, SlotClaims part, Map<String, Claim> claims) {
+        List<String> names = part.names();
         Set<String> answered = new HashSet<>();
         try {
-            (statements != null ? statements : leases.prepareSlotClaims(slot, names)).send(part -> {
-                answered.addAll(part.answered().keySet());
-                answered.addAll(part.failed().keySet());
+            part.send(result -> {
+                answered.addAll(result.answered().keySet());
+                answered.addAll(result.failed().keySet());
                 // The rounds won are woken first: on the carriers their loops share, a round queued
                 // behind other work would start later for nothing.
-                part.answered().forEach((name, handle) -> handle.ifPresent(
+                result.answered().forEach((name, handle) -> handle.ifPresent(
                         h -> claims.get(name).answer.complete(DueAnswer.of(slot, handle))));
-                part.failed().forEach((name, failed) -> claims.get(name).answer.complete(DueAnswer.failed(slot, failed)));
+                result.failed().forEach((name, failed) -> claims.get(name).answer.complete(DueAnswer.failed(slot, failed)));
                 List<Claim> refused = new ArrayList<>();
-                part.answered().forEach((name, handle) -> {
+                result.answered().forEach((name, handle) -> {
                     if (handle.isEmpty()) {
                         refused.add(claims.get(name));
                     }
