@@ -46,7 +46,7 @@ public final class Cell {
         Contender contender = Contender.named(scheduler);
         contender.prepareSchema(admin);
         DbClock clock = DbClock.sync(admin);
-        Recorder recorder = new Recorder(clock);
+        Recorder recorder = new Recorder(clock, (warmupInstants + instants + 2) * jobs);
         StatementCounter counter = new StatementCounter();
         List<DataSource> pools = new ArrayList<>();
         for (int r = 0; r < replicas; r++) {

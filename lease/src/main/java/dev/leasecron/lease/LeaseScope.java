@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -32,10 +31,14 @@ public final class LeaseScope implements Cancellation {
         }
     }
 
+    /** Guards {@link #callbacks} and {@link #reason}'s setting; {@link #await} waits on it. */
     private final Object lock = new Object();
-    /** In order of registration; a set, so that a child detaching from thousands of siblings is cheap. */
-    private final Set<Registration> callbacks = new LinkedHashSet<>();
-    private final CountDownLatch ended = new CountDownLatch(1);
+    /**
+     * In order of registration; a set, so that a child detaching from thousands of siblings is cheap.
+     * Made at the first registration: a scheduler makes two scopes per round, most of which never
+     * hear of more than one callback.
+     */
+    private Set<Registration> callbacks;
     private volatile Throwable reason;
     /** Unregisters this scope from its parent; does nothing for a root. */
     private volatile AutoCloseable fromParent = () -> {};
@@ -50,10 +53,7 @@ public final class LeaseScope implements Cancellation {
     /** A scope that ends when this one does, or on its own; held by this one until it ends or is detached. */
     public LeaseScope child() {
         LeaseScope child = new LeaseScope();
-        AutoCloseable link = onCancel(() -> child.cancel(reason));
-        child.fromParent = link;
-        // A child that ends first no longer needs to hear from its parent.
-        child.onCancel(() -> closeQuietly(link));
+        child.fromParent = onCancel(() -> child.cancel(reason));
         return child;
     }
 
@@ -79,10 +79,12 @@ public final class LeaseScope implements Cancellation {
                 return false;
             }
             reason = why;
-            toRun = List.copyOf(callbacks);
-            callbacks.clear();
+            toRun = callbacks == null ? List.of() : List.copyOf(callbacks);
+            callbacks = null;
+            lock.notifyAll();
         }
-        ended.countDown();
+        // A child that ends first no longer needs to hear from its parent.
+        closeQuietly(fromParent);
         for (Registration r : toRun) {
             r.callback.run();
         }
@@ -110,10 +112,15 @@ public final class LeaseScope implements Cancellation {
         synchronized (lock) {
             if (reason == null) {
                 Registration registration = new Registration(callback);
+                if (callbacks == null) {
+                    callbacks = new LinkedHashSet<>();
+                }
                 callbacks.add(registration);
                 return () -> {
                     synchronized (lock) {
-                        callbacks.remove(registration);
+                        if (callbacks != null) {
+                            callbacks.remove(registration);
+                        }
                     }
                 };
             }
@@ -128,7 +135,14 @@ public final class LeaseScope implements Cancellation {
      * @return true if it has ended
      */
     public boolean await(Duration timeout) throws InterruptedException {
-        return ended.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (lock) {
+            long left;
+            while (reason == null && (left = deadline - System.nanoTime()) > 0) {
+                TimeUnit.NANOSECONDS.timedWait(lock, left);
+            }
+            return reason != null;
+        }
     }
 
     private static void closeQuietly(AutoCloseable c) {

@@ -109,7 +109,7 @@ public final class LeaseStore {
     /** Runs verify on {@code connection}, inside the transaction it has open. */
     public OptionalLong verifyOn(Connection connection, String name, String holder) {
         DSLContext onConnection = DSL.using(connection, dialect.jooq(), settings);
-        Sql inTransaction = new Sql(onConnection, dialect, sql.now(), sql.leaseMs());
+        Sql inTransaction = sql.on(onConnection);
         return call("verify", () -> VerifyStatement.verify(inTransaction, name, holder));
     }
 

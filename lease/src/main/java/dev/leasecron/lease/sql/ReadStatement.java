@@ -24,7 +24,11 @@ final class ReadStatement {
                         r.value7(), r.value8(), r.value9()));
     }
 
+    /**
+     * Text rendered once rather than a jOOQ query: the scheduler reads the clock before each instant
+     * (and a round near its next one), too seldom for the JIT to compile jOOQ's rendering of it.
+     */
     static long now(Sql sql) {
-        return sql.dsl().select(sql.now()).fetchOne().value1();
+        return new BatchStatement().sql("SELECT " + sql.nowSql()).fetch(sql, r -> r.getLong(1)).getFirst();
     }
 }

@@ -11,8 +11,21 @@ import org.jooq.Field;
  * What every statement needs: where to run, the database clock ({@code now}, the dialect's own
  * expression in production; a registered function in the protocol simulation), and the lease
  * duration.
+ *
+ * @param nowSql {@code now} rendered as SQL text once, for the statements written as text: rendered
+ *     through jOOQ at every batch, it was code that ran a few times per instant, never compiled by
+ *     the JIT, on the path between an instant and the start of its rounds
  */
-record Sql(DSLContext dsl, Dialect dialect, Field<Long> now, long leaseMs) {
+record Sql(DSLContext dsl, Dialect dialect, Field<Long> now, String nowSql, long leaseMs) {
+
+    Sql(DSLContext dsl, Dialect dialect, Field<Long> now, long leaseMs) {
+        this(dsl, dialect, now, dsl.render(now), leaseMs);
+    }
+
+    /** The same statements' needs on {@code connection}'s context: a transaction's. */
+    Sql on(DSLContext connection) {
+        return new Sql(connection, dialect, now, nowSql, leaseMs);
+    }
 
     /**
      * The most rows one batch statement carries. The widest batch row binds 5 values, so a
@@ -24,11 +37,6 @@ record Sql(DSLContext dsl, Dialect dialect, Field<Long> now, long leaseMs) {
     /** The expiry a claim or renewal writes: the database's now plus the lease duration. */
     Field<Long> expiry() {
         return now().plus(leaseMs);
-    }
-
-    /** The database clock's expression as SQL text, for the batch statements written as text. */
-    String nowSql() {
-        return dsl.render(now);
     }
 
     /** {@link #expiry} as SQL text. */
@@ -70,7 +78,7 @@ record Sql(DSLContext dsl, Dialect dialect, Field<Long> now, long leaseMs) {
             return exactly(new HashSet<>(rows), rows.size(), statement);
         }
         return dsl.transactionResult(cfg -> {
-            Sql tx = new Sql(cfg.dsl(), dialect, now, leaseMs);
+            Sql tx = on(cfg.dsl());
             int rows = write.execute(tx);
             return exactly(readBack(tx, asked, readBackAlso), rows, statement);
         });

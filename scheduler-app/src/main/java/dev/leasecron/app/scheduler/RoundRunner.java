@@ -144,11 +144,11 @@ final class RoundRunner {
     }
 
     /**
-     * Where a round goes on once its end is recorded: a virtual thread of its own, named as the round's,
-     * so that the thread answering a batch of a thousand finishes hands each on and sends the next.
+     * Where a round goes on once its end is recorded: off the thread answering a batch of a thousand
+     * finishes, which hands each on and sends the next.
      */
-    private static Executor endingThread(ScheduledJob job) {
-        return Thread.ofVirtual().name("round " + job.name())::start;
+    private Executor endingThread(ScheduledJob job) {
+        return shared.afterEnd("round " + job.name());
     }
 
     private void logEnded(ScheduledJob job, Handle handle, Instant instant, Outcome outcome, long started,

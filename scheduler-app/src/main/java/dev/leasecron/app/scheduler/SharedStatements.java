@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
@@ -47,6 +48,7 @@ final class SharedStatements {
     private final Coalescer<SlotName, Optional<Handle>> claims;
     private final Coalescer<Ending, Boolean> finishes;
     private final Coalescer<Handle, Boolean> releases;
+    private final SerialEndings endings = new SerialEndings("round-endings");
 
     private SharedStatements(Leases leases, DueClock clock, LeaseScope claiming, boolean shared) {
         this.leases = leases;
@@ -132,6 +134,19 @@ final class SharedStatements {
                 throw new LeaseLostException("lease " + handle.name() + " (term " + handle.term() + ") was already gone at release");
             }
         });
+    }
+
+    /**
+     * Where what follows a round's finish or release answered goes on, off the thread that answered.
+     * Shared statements answer the rounds ending together at once, on their sending thread: those go on
+     * one after another on one thread, which only logs and hands in the next claims. A single-row
+     * statement is answered on the round's own thread, and what follows may wait there for the job's
+     * next instant: a thread per round.
+     *
+     * @param roundName names the thread of a round that goes on alone
+     */
+    Executor afterEnd(String roundName) {
+        return shared ? endings : Thread.ofVirtual().name(roundName)::start;
     }
 
     private static CompletableFuture<Void> answeredNow(Runnable statement) {

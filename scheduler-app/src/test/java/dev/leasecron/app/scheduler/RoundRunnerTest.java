@@ -75,8 +75,8 @@ class RoundRunnerTest {
         LeaseRow row = row(job);
         assertEquals(0, row.unfinishedSlotMs(), "the finish is on record: " + row);
         assertFalse(row.held(), "the name is given back: " + row);
-        assertTrue(goesOnOn.get().equals("round " + job.name()) || goesOnOn.get().equals(Thread.currentThread().getName()),
-                "goes on on a thread of the round's own, not the statement's: " + goesOnOn.get());
+        assertTrue(goesOnOn.get().equals("round-endings") || goesOnOn.get().equals(Thread.currentThread().getName()),
+                "goes on on the rounds' endings thread, not the statement's: " + goesOnOn.get());
     }
 
     @ParameterizedTest(name = "{0}")
