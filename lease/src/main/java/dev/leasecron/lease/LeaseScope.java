@@ -2,6 +2,7 @@ package dev.leasecron.lease;
 
 import dev.leasecron.jobs.Cancellation;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -22,23 +23,35 @@ import java.util.concurrent.TimeUnit;
  * <p>Thread-safe. Callbacks run on the thread that ends the scope and must not block.
  */
 public final class LeaseScope implements Cancellation {
-    /** One registration: its own identity, so that the same callback registered twice is two. */
-    private static final class Registration {
+    /**
+     * One registration, and the handle that takes it back: its own identity, so that the same callback
+     * registered twice is two.
+     */
+    private final class Registration implements AutoCloseable {
         final Runnable callback;
 
         Registration(Runnable callback) {
             this.callback = callback;
         }
+
+        @Override
+        public void close() {
+            unregister(this);
+        }
     }
 
-    /** Guards {@link #callbacks} and {@link #reason}'s setting; {@link #await} waits on it. */
+    /** Guards the registrations and {@link #reason}'s setting; {@link #await} waits on it. */
     private final Object lock = new Object();
     /**
-     * In order of registration; a set, so that a child detaching from thousands of siblings is cheap.
-     * Made at the first registration: a scheduler makes two scopes per round, most of which never
-     * hear of more than one callback.
+     * The first registration, held apart: a scheduler makes two scopes per round, and each hears of one
+     * callback at a time, so most scopes never make a set.
      */
-    private Set<Registration> callbacks;
+    private Registration first;
+    /**
+     * The registrations made while {@link #first} was taken, in order, all later than it; a set, so that
+     * a child detaching from thousands of siblings is cheap.
+     */
+    private Set<Registration> more;
     private volatile Throwable reason;
     /** Unregisters this scope from its parent; does nothing for a root. */
     private volatile AutoCloseable fromParent = () -> {};
@@ -79,8 +92,9 @@ public final class LeaseScope implements Cancellation {
                 return false;
             }
             reason = why;
-            toRun = callbacks == null ? List.of() : List.copyOf(callbacks);
-            callbacks = null;
+            toRun = registered();
+            first = null;
+            more = null;
             lock.notifyAll();
         }
         // A child that ends first no longer needs to hear from its parent.
@@ -112,21 +126,42 @@ public final class LeaseScope implements Cancellation {
         synchronized (lock) {
             if (reason == null) {
                 Registration registration = new Registration(callback);
-                if (callbacks == null) {
-                    callbacks = new LinkedHashSet<>();
-                }
-                callbacks.add(registration);
-                return () -> {
-                    synchronized (lock) {
-                        if (callbacks != null) {
-                            callbacks.remove(registration);
-                        }
+                if (first == null && more == null) {
+                    first = registration;
+                } else {
+                    if (more == null) {
+                        more = new LinkedHashSet<>();
                     }
-                };
+                    more.add(registration);
+                }
+                return registration;
             }
         }
         callback.run();
         return () -> {};
+    }
+
+    private void unregister(Registration registration) {
+        synchronized (lock) {
+            if (first == registration) {
+                first = null;
+            } else if (more != null) {
+                more.remove(registration);
+            }
+        }
+    }
+
+    /** The registrations in order; the lock held. */
+    private List<Registration> registered() {
+        if (more == null) {
+            return first == null ? List.of() : List.of(first);
+        }
+        List<Registration> all = new ArrayList<>(more.size() + 1);
+        if (first != null) {
+            all.add(first);
+        }
+        all.addAll(more);
+        return all;
     }
 
     /**

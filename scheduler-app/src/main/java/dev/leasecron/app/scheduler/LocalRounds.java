@@ -7,9 +7,7 @@ import dev.leasecron.lease.LeaseScope;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeoutException;
-import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 import org.slf4j.event.Level;
 
@@ -53,7 +51,7 @@ final class LocalRounds {
             MDC.put("instant", instant.toString());
             try {
                 job.job().run(new RoundContext(job.name(), instant, 0, false, job.params(), job.timeout(),
-                        LoggerFactory.getLogger("leasecron.job." + job.type()), work, transactions));
+                        JobLoggers.of(job.type()), work, transactions));
                 done.complete(null);
             } catch (Throwable t) {
                 done.completeExceptionally(t);
@@ -61,13 +59,13 @@ final class LocalRounds {
                 MDC.clear();
             }
         });
-        ScheduledFuture<?> timer = RoundRunner.cancelAfterTimeout(job, work);
+        RoundDeadlines deadline = RoundDeadlines.start(job.timeout(), RoundRunner.timeOut(job, work));
         try (AutoCloseable ignored = work.onCancel(worker::interrupt)) {
             done.exceptionally(t -> null).join();
         } catch (Exception e) {
             throw new IllegalStateException(e); // unregistering a callback does not fail
         } finally {
-            timer.cancel(false);
+            deadline.end();
             work.detach();
         }
         Throwable error = done.isCompletedExceptionally() ? done.exceptionNow() : null;

@@ -16,7 +16,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +32,7 @@ final class RoundRunner {
     private static final Duration CLOCK_UNCERTAINTY = Duration.ofSeconds(1);
     /** What a round's own reads of the clock wait on: nothing ends them but the database answering. */
     private static final LeaseScope NEVER_ENDS = LeaseScope.root();
+    private static final Logger LEASE_LOG = LoggerFactory.getLogger("leasecron.lease");
     private final Leases leases;
     private final GuardedTransactions transactions;
     private final LeaseScope rounds;
@@ -104,10 +104,9 @@ final class RoundRunner {
                         handle.rerun() ? " rerun" : "");
         long started = System.nanoTime();
 
-        Holding holding = leases.hold(handle, rounds, LoggerFactory.getLogger("leasecron.lease"));
+        Holding holding = leases.hold(handle, rounds, LEASE_LOG);
         LeaseScope work = holding.scope().child();
-        ScheduledFuture<?> timer = cancelAfterTimeout(job, work);
-        Optional<ScheduledFuture<?>> overrunNotice = noticeOverrun(job, instant, work);
+        RoundDeadlines deadlines = deadlines(job, instant, work);
         Throwable error = null;
         try {
             leases.run(work, handle, RoundLog.LOG, scope -> {
@@ -117,8 +116,7 @@ final class RoundRunner {
         } catch (Exception e) {
             error = e;
         } finally {
-            timer.cancel(false);
-            overrunNotice.ifPresent(n -> n.cancel(false));
+            deadlines.end();
         }
         Duration worked = Duration.ofNanos(System.nanoTime() - started);
         holding.stop();
@@ -164,9 +162,8 @@ final class RoundRunner {
         MDC.put("term", Long.toString(handle.term()));
         MDC.put("rerun", Boolean.toString(handle.rerun()));
         try {
-            Logger jobLog = LoggerFactory.getLogger("leasecron.job." + job.type());
             job.job().run(new RoundContext(job.name(), instant, handle.term(), handle.rerun(), job.params(),
-                    job.timeout(), jobLog, scope, transactions));
+                    job.timeout(), JobLoggers.of(job.type()), scope, transactions));
         } finally {
             MDC.clear();
         }
@@ -188,27 +185,29 @@ final class RoundRunner {
         return Outcome.FAILED;
     }
 
-    /** Cancels {@code work} once the job's timeout has passed, unless the returned timer is cancelled first. */
-    static ScheduledFuture<?> cancelAfterTimeout(ScheduledJob job, LeaseScope work) {
-        return RoundTimers.after(job.timeout(),
-                () -> work.cancel(new TimeoutException("round ran past its timeout of " + job.timeout())));
+    /** Cancels {@code work}: the job's timeout has passed. */
+    static Runnable timeOut(ScheduledJob job, LeaseScope work) {
+        return () -> work.cancel(new TimeoutException("round ran past its timeout of " + job.timeout()));
     }
 
     /**
-     * Says so when the job's next instant comes while this round still runs, unless the returned timer
-     * is cancelled first. The wait is measured on the database clock's estimate, a lower bound, so
-     * the notice never comes before the instant.
+     * The round's timeout, and the notice when the job's next instant comes while this round still
+     * runs. The wait for the next instant is measured on the database clock's estimate, a lower bound,
+     * so the notice never comes before the instant.
      */
-    private Optional<ScheduledFuture<?>> noticeOverrun(ScheduledJob job, Instant instant, LeaseScope work) {
-        return job.instants().next(instant).map(next -> RoundTimers.after(Duration.between(nowOr(instant), next), () -> {
-            if (!work.isCancelled()) {
-                RoundLog.event(Level.WARN, "round.overrun", job)
-                        .addKeyValue("instant", instant.toString())
-                        .addKeyValue("next_instant", next.toString())
-                        .log("round of {} for {} still runs at its next instant {}; instants it overruns are skipped",
-                                job.name(), instant, next);
-            }
-        }));
+    private RoundDeadlines deadlines(ScheduledJob job, Instant instant, LeaseScope work) {
+        Runnable timeOut = timeOut(job, work);
+        return job.instants().next(instant)
+                .map(next -> RoundDeadlines.start(job.timeout(), timeOut, Duration.between(nowOr(instant), next), () -> {
+                    if (!work.isCancelled()) {
+                        RoundLog.event(Level.WARN, "round.overrun", job)
+                                .addKeyValue("instant", instant.toString())
+                                .addKeyValue("next_instant", next.toString())
+                                .log("round of {} for {} still runs at its next instant {}; instants it overruns are skipped",
+                                        job.name(), instant, next);
+                    }
+                }))
+                .orElseGet(() -> RoundDeadlines.start(job.timeout(), timeOut));
     }
 
     /**
