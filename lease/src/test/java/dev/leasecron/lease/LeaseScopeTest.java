@@ -79,4 +79,31 @@ class LeaseScopeTest {
 
         assertEquals(1, runs.get());
     }
+
+    @Test
+    void callbacksRunInTheOrderRegisteredWhicheverWereTakenBack() throws Exception {
+        LeaseScope scope = LeaseScope.root();
+        List<String> ran = new ArrayList<>();
+        AutoCloseable a = scope.onCancel(() -> ran.add("a"));
+        scope.onCancel(() -> ran.add("b"));
+        a.close();
+        scope.onCancel(() -> ran.add("c"));
+        AutoCloseable d = scope.onCancel(() -> ran.add("d"));
+        scope.onCancel(() -> ran.add("e"));
+        d.close();
+
+        scope.cancel("stop");
+
+        assertEquals(List.of("b", "c", "e"), ran);
+    }
+
+    @Test
+    void awaitReturnsOnceEndedAndTimesOutOtherwise() throws InterruptedException {
+        LeaseScope scope = LeaseScope.root();
+        assertFalse(scope.await(Duration.ofMillis(20)));
+        Thread.ofVirtual().start(() -> scope.cancel("stop"));
+
+        assertTrue(scope.await(Duration.ofSeconds(10)));
+        assertTrue(scope.await(Duration.ZERO), "an ended scope needs no wait");
+    }
 }
