@@ -40,17 +40,25 @@ class SerialEndingsTest {
     }
 
     @Test
-    void aTaskThatThrowsLeavesTheOthersToRun() {
-        SerialEndings endings = new SerialEndings("endings-test");
-        AtomicInteger ran = new AtomicInteger();
-        endings.execute(() -> {
-            throw new IllegalStateException("a failing ending");
-        });
-        endings.execute(ran::incrementAndGet);
+    void aTaskThatThrowsLeavesTheOthersToRunAndItsFailureGoesWhereAThreadsWould() {
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        List<Throwable> reported = Collections.synchronizedList(new ArrayList<>());
+        Thread.setDefaultUncaughtExceptionHandler((thread, failure) -> reported.add(failure));
+        try {
+            SerialEndings endings = new SerialEndings("endings-test");
+            AtomicInteger ran = new AtomicInteger();
+            endings.execute(() -> {
+                throw new IllegalStateException("a failing ending");
+            });
+            endings.execute(ran::incrementAndGet);
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> ran.get() == 1);
-        endings.execute(ran::incrementAndGet);
-        await().atMost(Duration.ofSeconds(10)).until(() -> ran.get() == 2);
+            await().atMost(Duration.ofSeconds(10)).until(() -> ran.get() == 1);
+            endings.execute(ran::incrementAndGet);
+            await().atMost(Duration.ofSeconds(10)).until(() -> ran.get() == 2);
+            assertEquals(List.of("a failing ending"), reported.stream().map(Throwable::getMessage).toList());
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(before);
+        }
     }
 
     @Test
