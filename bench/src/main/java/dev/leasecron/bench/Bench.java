@@ -19,7 +19,7 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The benchmark run: every cell (scheduler × jobs × replicas) in a JVM of its own against the same
+ * The benchmark run: every cell (scheduler × jobs × replicas, each replica a JVM of its own) against the same
  * PostgreSQL, then the failover trials with real daemons, then {@code RESULTS.md}, {@code results.json}
  * and the charts. Run by {@code scripts/bench.sh}, which starts the database.
  */
@@ -129,14 +129,9 @@ public final class Bench {
             int warmup, int instants, Path work) throws Exception {
         Path result = work.resolve(scheduler + "-" + jobs + "-" + replicas + ".json");
         Path log = work.resolve(scheduler + "-" + jobs + "-" + replicas + ".log");
+        // The cell's own JVM only coordinates: each replica runs in a JVM of its own (ReplicaProcess).
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                // A fixed heap, as a service is deployed: left to grow and shrink, G1 shrinks it to a
-                // few tens of MiB between bursts and then collects in nearly every burst.
-                "-XX:+UseG1GC", "-Xms1g", "-Xmx1g", "--enable-native-access=ALL-UNNAMED",
-                // The pauses, to tell an instant the collector held up from one the scheduler did.
-                "-Xlog:gc:file=" + work.resolve(scheduler + "-" + jobs + "-" + replicas + "-gc.log") + ":time",
-                "-Dlogback.configurationFile=bench-logback.xml",
-                "-cp", System.getProperty("java.class.path"), Cell.class.getName(),
+                "-Xmx256m", "-Dlogback.configurationFile=bench-logback.xml", "-cp", System.getProperty("java.class.path"), Cell.class.getName(),
                 "--scheduler", scheduler, "--jobs", Integer.toString(jobs), "--replicas", Integer.toString(replicas),
                 "--period", Integer.toString(period), "--warmup", Integer.toString(warmup),
                 "--instants", Integer.toString(instants),

@@ -3,23 +3,21 @@ package dev.leasecron.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import javax.sql.DataSource;
 
 /**
- * One cell of the table, in a JVM of its own so CPU time and heap are the cell's alone: one scheduler,
- * M jobs due every P seconds on the same second, R replicas (a pool of {@value #POOL_SIZE} connections
- * each). The first W instants after start warm up; the next K are measured. Writes one JSON object to
+ * One cell of the table: one scheduler, M jobs due every P seconds on the same second, R replicas,
+ * each a {@link Replica} process of its own with a pool of {@value #POOL_SIZE} connections, as replicas
+ * are deployed. This JVM prepares the schema, tells the replicas which instants to measure (the first
+ * W after start warm up, the next K are measured), and merges what they wrote into one JSON object in
  * the file given with {@code --out}.
  */
 public final class Cell {
@@ -43,84 +41,86 @@ public final class Cell {
         }
 
         HikariDataSource admin = pool(a, "admin", 2);
-        Contender contender = Contender.named(scheduler);
-        contender.prepareSchema(admin);
+        Contender.named(scheduler).prepareSchema(admin);
         DbClock clock = DbClock.sync(admin);
-        Recorder recorder = new Recorder(clock, (warmupInstants + instants + 2) * jobs);
-        StatementCounter counter = new StatementCounter();
-        List<DataSource> pools = new ArrayList<>();
-        for (int r = 0; r < replicas; r++) {
-            pools.add(counter.wrap(pool(a, "replica-" + r, POOL_SIZE)));
-        }
-
-        long startNanos = System.nanoTime();
-        contender.start(pools, jobs, period, recorder);
-        double startupSeconds = (System.nanoTime() - startNanos) / 1e9;
-        long p = period * 1000L;
-        long firstDue = (Math.floorDiv(clock.nowMs() + 2000, p) + 1) * p;
-        long firstMeasured = firstDue + warmupInstants * p;
-        long lastMeasured = firstMeasured + (instants - 1) * p;
-        long windowStart = firstMeasured - 250;
-        long windowEnd = lastMeasured + p - 250;
-
-        sleepUntil(clock, windowStart);
-        Snapshot before = Snapshot.take(counter, recorder, pgData);
-        sleepUntil(clock, windowEnd);
-        Snapshot after = Snapshot.take(counter, recorder, pgData);
-        // Let the last measured instant's stragglers report, up to one more period.
-        long deadline = windowEnd + p;
-        while (clock.nowMs() < deadline && countOf(recorder, lastMeasured) < jobs) {
-            Thread.sleep(50);
-        }
-        long heapBytes = heapAfterGc();
-        Long sweepStatements = null;
-        if (scheduler.equals("leasecron")) {
-            sweepStatements = LeasecronContender.sweepStatements(admin, jobs);
-        }
-
-        Map<String, Object> result = new LinkedHashMap<>();
-        result.put("scheduler", scheduler);
-        result.put("jobs", jobs);
-        result.put("replicas", replicas);
-        result.put("period_s", period);
-        result.put("warmup_instants", warmupInstants);
-        result.put("instants", instants);
-        result.putAll(delays(recorder, firstMeasured, lastMeasured, p, jobs, instants));
-        long roundsInWindow = after.fires - before.fires;
-        result.put("rounds_in_window", roundsInWindow);
-        result.put("statements_in_window", after.statements - before.statements);
-        result.put("statements_per_round", ratio(after.statements - before.statements, roundsInWindow));
-        result.put("commits_per_round", ratio(after.commits - before.commits, roundsInWindow));
-        result.put("jvm_cpu_ms_per_1000_rounds", ratio((after.cpuNanos - before.cpuNanos) / 1e6 * 1000, roundsInWindow));
-        // What the JIT still compiled while measuring: CPU the bursts shared with the compiler threads.
-        result.put("jit_ms_in_window", after.jitMillis - before.jitMillis);
-        result.put("db_cpu_ms_per_1000_rounds", pgData == null ? null
-                : ratio((after.dbCpuMs - before.dbCpuMs) * 1000.0, roundsInWindow));
-        result.put("heap_after_gc_mib", heapBytes / (1024.0 * 1024.0));
-        result.put("sweep_statements", sweepStatements);
-        result.put("startup_s", startupSeconds);
-        result.put("duplicates", recorder.duplicates.sum());
-        result.put("clock_offset_us", clock.offsetMicros());
-        result.put("clock_error_us", clock.errorMicros());
-        result.put("settings", contender.settings());
-        Files.writeString(out, new ObjectMapper().writeValueAsString(result));
-        System.err.println(result);
-
-        Thread stopper = Thread.ofPlatform().daemon().start(() -> {
-            try {
-                contender.stop();
-            } catch (Exception e) {
-                System.err.println("stop: " + e);
+        String base = out.getFileName().toString().replaceFirst("\\.json$", "");
+        List<ReplicaProcess> processes = new ArrayList<>();
+        try {
+            for (int r = 0; r < replicas; r++) {
+                processes.add(ReplicaProcess.start(a, scheduler, r, jobs, period, out.resolveSibling(base + "-r" + r)));
             }
-        });
-        stopper.join(15_000);
-        Runtime.getRuntime().halt(0);
+            for (ReplicaProcess p : processes) {
+                p.awaitStarted(120 + jobs / 50);
+            }
+            long p = period * 1000L;
+            long firstDue = (Math.floorDiv(clock.nowMs() + 2000, p) + 1) * p;
+            long firstMeasured = firstDue + warmupInstants * p;
+            long lastMeasured = firstMeasured + (instants - 1) * p;
+            long windowStart = firstMeasured - 250;
+            long windowEnd = lastMeasured + p - 250;
+            // The last measured instant's stragglers may report up to one more period.
+            long deadline = windowEnd + p;
+            processes.forEach(r -> r.window(windowStart, windowEnd, lastMeasured, deadline));
+
+            sleepUntil(clock, windowStart);
+            long dbCpuBefore = pgData == null ? 0 : PostgresCpu.millis(pgData);
+            sleepUntil(clock, windowEnd);
+            long dbCpuAfter = pgData == null ? 0 : PostgresCpu.millis(pgData);
+            while (clock.nowMs() < deadline && processes.stream().mapToLong(ReplicaProcess::lastCount).sum() < jobs) {
+                Thread.sleep(50);
+            }
+            processes.forEach(ReplicaProcess::stop);
+            for (ReplicaProcess r : processes) {
+                r.awaitDone(60);
+            }
+
+            List<Recorder.Fire> fires = new ArrayList<>();
+            List<Map<String, Object>> counters = new ArrayList<>();
+            for (ReplicaProcess r : processes) {
+                fires.addAll(r.fires());
+                counters.add(r.counters());
+            }
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("scheduler", scheduler);
+            result.put("jobs", jobs);
+            result.put("replicas", replicas);
+            result.put("period_s", period);
+            result.put("warmup_instants", warmupInstants);
+            result.put("instants", instants);
+            result.putAll(delays(fires, firstMeasured, lastMeasured, jobs, instants));
+            long roundsInWindow = sum(counters, "rounds");
+            result.put("rounds_in_window", roundsInWindow);
+            result.put("statements_in_window", sum(counters, "statements"));
+            result.put("statements_per_round", ratio(sum(counters, "statements"), roundsInWindow));
+            result.put("commits_per_round", ratio(sum(counters, "commits"), roundsInWindow));
+            result.put("jvm_cpu_ms_per_1000_rounds", ratio(sum(counters, "cpu_ns") / 1e6 * 1000, roundsInWindow));
+            // What the JIT still compiled while measuring: CPU the bursts shared with the compiler threads.
+            result.put("jit_ms_in_window", sum(counters, "jit_ms"));
+            result.put("db_cpu_ms_per_1000_rounds", pgData == null ? null : ratio((dbCpuAfter - dbCpuBefore) * 1000.0, roundsInWindow));
+            // The cluster's heap: every replica's, added up.
+            result.put("heap_after_gc_mib", sum(counters, "heap_after_gc_bytes") / (1024.0 * 1024.0));
+            result.put("sweep_statements", scheduler.equals("leasecron") ? LeasecronContender.sweepStatements(admin, jobs) : null);
+            result.put("startup_s", counters.stream().mapToDouble(c -> ((Number) c.get("startup_s")).doubleValue()).max().orElse(0));
+            result.put("duplicates", fires.size() - fires.stream().map(f -> f.instantMs() * 100_000L + f.job()).distinct().count());
+            result.put("clock_offset_us", clock.offsetMicros());
+            result.put("clock_error_us", clock.errorMicros());
+            result.put("settings", counters.get(0).get("settings") + "; each replica a JVM of its own");
+            Files.writeString(out, new ObjectMapper().writeValueAsString(result));
+            System.err.println(result);
+        } finally {
+            processes.forEach(ReplicaProcess::destroy);
+        }
+        admin.close();
     }
 
-    private static Map<String, Object> delays(Recorder recorder, long first, long last, long p, int jobs, int instants) {
+    private static long sum(List<Map<String, Object>> counters, String key) {
+        return counters.stream().mapToLong(c -> ((Number) c.get(key)).longValue()).sum();
+    }
+
+    private static Map<String, Object> delays(List<Recorder.Fire> fires, long first, long last, int jobs, int instants) {
         Map<Long, List<Long>> byInstant = new HashMap<>();
         Set<Long> unique = new HashSet<>();
-        for (Recorder.Fire f : recorder.fires) {
+        for (Recorder.Fire f : fires) {
             if (f.instantMs() >= first && f.instantMs() <= last && unique.add(f.instantMs() * 100_000L + f.job())) {
                 byInstant.computeIfAbsent(f.instantMs(), k -> new ArrayList<>()).add(f.delayMicros());
             }
@@ -158,19 +158,7 @@ public final class Cell {
         return b == 0 ? null : a / b;
     }
 
-    private static long countOf(Recorder recorder, long instantMs) {
-        return recorder.fires.stream().filter(f -> f.instantMs() == instantMs).map(Recorder.Fire::job).distinct().count();
-    }
-
-    private static long heapAfterGc() throws InterruptedException {
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-            Thread.sleep(200);
-        }
-        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-    }
-
-    private static void sleepUntil(DbClock clock, long dbMs) throws InterruptedException {
+    static void sleepUntil(DbClock clock, long dbMs) throws InterruptedException {
         long left;
         while ((left = dbMs - clock.nowMs()) > 0) {
             Thread.sleep(Math.min(left, 1000));
@@ -189,19 +177,5 @@ public final class Cell {
         c.setConnectionTimeout(30_000);
         c.setPoolName(name);
         return new HikariDataSource(c);
-    }
-
-    /** Counters at one moment. */
-    record Snapshot(long statements, long commits, long fires, long cpuNanos, long jitMillis, long dbCpuMs) {
-        static Snapshot take(StatementCounter counter, Recorder recorder, Path pgData) {
-            long cpu = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
-            return new Snapshot(counter.statements(), counter.commits(), recorder.started.sum(), cpu,
-                    ManagementFactory.getCompilationMXBean().getTotalCompilationTime(),
-                    pgData == null ? 0 : PostgresCpu.millis(pgData));
-        }
-    }
-
-    static String describe(long[] xs) {
-        return Arrays.toString(xs);
     }
 }

@@ -1,11 +1,11 @@
 package dev.leasecron.bench;
 
-import java.util.List;
 import javax.sql.DataSource;
 
 /**
  * One scheduler under test: M no-op jobs due every {@code periodSeconds} seconds, on the second
- * (so all M are due on the same instant), run by R replicas, each over a pool of its own.
+ * (so all M are due on the same instant), run by R replicas, each a process of its own ({@link Replica})
+ * over a pool of its own.
  */
 interface Contender {
     String name();
@@ -13,10 +13,13 @@ interface Contender {
     /** Drops and creates this scheduler's tables, as its documentation gives them. */
     void prepareSchema(DataSource admin) throws Exception;
 
-    /** Starts one replica per pool; each reports to {@code recorder} when a task body starts. */
-    void start(List<DataSource> pools, int jobs, int periodSeconds, Recorder recorder) throws Exception;
+    /**
+     * Starts this process's replica, number {@code replica} of the cluster, over {@code pool}; it reports
+     * to {@code recorder} when a task body starts.
+     */
+    void start(DataSource pool, int replica, int jobs, int periodSeconds, Recorder recorder) throws Exception;
 
-    /** Stops every replica, waiting a little for running tasks. */
+    /** Stops the replica, waiting a little for running tasks. */
     void stop() throws Exception;
 
     /** How the contender is set up, for the results file. */

@@ -20,7 +20,7 @@ import javax.sql.DataSource;
  */
 final class DbSchedulerContender implements Contender {
     static final int POLLING_SECONDS = 1;
-    private final List<Scheduler> schedulers = new ArrayList<>();
+    private Scheduler scheduler;
 
     @Override
     public String name() {
@@ -55,30 +55,26 @@ final class DbSchedulerContender implements Contender {
     }
 
     @Override
-    public void start(List<DataSource> pools, int jobs, int periodSeconds, Recorder recorder) {
-        for (int r = 0; r < pools.size(); r++) {
-            int replica = r;
-            List<RecurringTask<Void>> tasks = new ArrayList<>(jobs);
-            for (int j = 0; j < jobs; j++) {
-                int job = j;
-                tasks.add(Tasks.recurring("job-" + j, Schedules.cron("0/" + periodSeconds + " * * * * *"))
-                        .execute((instance, ctx) -> recorder.fired(job, ctx.getExecution().executionTime, replica)));
-            }
-            Scheduler s = Scheduler.create(pools.get(r))
-                    .startTasks(tasks)
-                    .threads(Cell.POOL_SIZE)
-                    .pollUsingLockAndFetch(0.5, 1.0)
-                    .pollingInterval(Duration.ofSeconds(POLLING_SECONDS))
-                    .schedulerName(new SchedulerName.Fixed("replica-" + r))
-                    .build();
-            s.start();
-            schedulers.add(s);
+    public void start(DataSource pool, int replica, int jobs, int periodSeconds, Recorder recorder) {
+        List<RecurringTask<Void>> tasks = new ArrayList<>(jobs);
+        for (int j = 0; j < jobs; j++) {
+            int job = j;
+            tasks.add(Tasks.recurring("job-" + j, Schedules.cron("0/" + periodSeconds + " * * * * *"))
+                    .execute((instance, ctx) -> recorder.fired(job, ctx.getExecution().executionTime)));
         }
+        scheduler = Scheduler.create(pool)
+                .startTasks(tasks)
+                .threads(Cell.POOL_SIZE)
+                .pollUsingLockAndFetch(0.5, 1.0)
+                .pollingInterval(Duration.ofSeconds(POLLING_SECONDS))
+                .schedulerName(new SchedulerName.Fixed("replica-" + replica))
+                .build();
+        scheduler.start();
     }
 
     @Override
     public void stop() {
-        schedulers.forEach(Scheduler::stop);
+        scheduler.stop();
     }
 
     @Override

@@ -27,8 +27,7 @@ final class LeasecronContender implements Contender {
     static final String SINGLE_ROW = "leasecron-single-row";
 
     private final boolean singleRow;
-    private final List<Scheduler> schedulers = new ArrayList<>();
-    private final List<Leases> leases = new ArrayList<>();
+    private Scheduler scheduler;
 
     LeasecronContender(boolean singleRow) {
         this.singleRow = singleRow;
@@ -47,34 +46,29 @@ final class LeasecronContender implements Contender {
     }
 
     @Override
-    public void start(List<DataSource> pools, int jobs, int periodSeconds, Recorder recorder) {
-        for (int r = 0; r < pools.size(); r++) {
-            int replica = r;
-            Leases l = Leases.create(pools.get(r), LeaseTimings.DEFAULT, "bench-" + r, LeaseListener.NONE);
-            l.initialize();
-            Job noop = new Job() {
-                @Override
-                public String type() {
-                    return "noop";
-                }
-
-                @Override
-                public void run(JobContext context) {
-                    recorder.fired(Integer.parseInt(context.jobName().substring(4)), context.instant(), replica);
-                }
-            };
-            List<ScheduledJob> scheduled = new ArrayList<>(jobs);
-            for (int j = 0; j < jobs; j++) {
-                scheduled.add(new ScheduledJob("job-" + j, "cron:job-" + j, new EverySeconds(periodSeconds), "noop", noop,
-                        Map.of(), Duration.ofMinutes(1), false, true));
+    public void start(DataSource pool, int replica, int jobs, int periodSeconds, Recorder recorder) {
+        Leases l = Leases.create(pool, LeaseTimings.DEFAULT, "bench-" + replica, LeaseListener.NONE);
+        l.initialize();
+        Job noop = new Job() {
+            @Override
+            public String type() {
+                return "noop";
             }
-            GuardedTransactions transactions = new GuardedTransactions(l, pools.get(r), Map.of());
-            Scheduler s = singleRow ? Scheduler.withSingleRowStatements(l, transactions, RoundListener.NONE)
-                    : new Scheduler(l, transactions, RoundListener.NONE);
-            s.start(scheduled);
-            schedulers.add(s);
-            leases.add(l);
+
+            @Override
+            public void run(JobContext context) {
+                recorder.fired(Integer.parseInt(context.jobName().substring(4)), context.instant());
+            }
+        };
+        List<ScheduledJob> scheduled = new ArrayList<>(jobs);
+        for (int j = 0; j < jobs; j++) {
+            scheduled.add(new ScheduledJob("job-" + j, "cron:job-" + j, new EverySeconds(periodSeconds), "noop", noop,
+                    Map.of(), Duration.ofMinutes(1), false, true));
         }
+        GuardedTransactions transactions = new GuardedTransactions(l, pool, Map.of());
+        scheduler = singleRow ? Scheduler.withSingleRowStatements(l, transactions, RoundListener.NONE)
+                : new Scheduler(l, transactions, RoundListener.NONE);
+        scheduler.start(scheduled);
     }
 
     /** The statements of one rerun sweep over {@code jobs} jobs with nothing to rerun. */
@@ -93,9 +87,7 @@ final class LeasecronContender implements Contender {
 
     @Override
     public void stop() throws InterruptedException {
-        for (Scheduler s : schedulers) {
-            s.shutdown(Duration.ofSeconds(2), Duration.ofSeconds(2));
-        }
+        scheduler.shutdown(Duration.ofSeconds(2), Duration.ofSeconds(2));
     }
 
     @Override

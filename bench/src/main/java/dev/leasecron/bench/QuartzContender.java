@@ -5,9 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -20,7 +18,6 @@ import org.quartz.JobExecutionContext;
 import org.quartz.Scheduler;
 import org.quartz.Trigger;
 import org.quartz.TriggerBuilder;
-import org.quartz.impl.SchedulerRepository;
 import org.quartz.impl.StdSchedulerFactory;
 import org.quartz.utils.ConnectionProvider;
 import org.quartz.utils.DBConnectionManager;
@@ -33,21 +30,16 @@ import org.quartz.utils.DBConnectionManager;
  */
 final class QuartzContender implements Contender {
     private static final String NAME = "leasecron-bench";
-    /** Quartz builds its jobs by class name; the cell runs one contender per JVM, so a static is enough. */
+    /** Quartz builds its jobs by class name; a replica runs one contender in its JVM, so a static is enough. */
     static volatile Recorder recorder;
-    private final List<Scheduler> schedulers = new ArrayList<>();
+    private Scheduler scheduler;
 
     /** The no-op job: reports its start. */
     public static final class Noop implements Job {
         @Override
         public void execute(JobExecutionContext context) {
-            try {
-                int replica = Integer.parseInt(context.getScheduler().getSchedulerInstanceId().substring(8));
-                recorder.fired(Integer.parseInt(context.getJobDetail().getKey().getName().substring(4)),
-                        context.getScheduledFireTime().toInstant(), replica);
-            } catch (org.quartz.SchedulerException e) {
-                throw new IllegalStateException(e);
-            }
+            recorder.fired(Integer.parseInt(context.getJobDetail().getKey().getName().substring(4)),
+                    context.getScheduledFireTime().toInstant());
         }
     }
 
@@ -78,61 +70,51 @@ final class QuartzContender implements Contender {
     }
 
     @Override
-    public void start(List<DataSource> pools, int jobs, int periodSeconds, Recorder recorder) throws Exception {
+    public void start(DataSource pool, int replica, int jobs, int periodSeconds, Recorder recorder) throws Exception {
         QuartzContender.recorder = recorder;
-        for (int r = 0; r < pools.size(); r++) {
-            DataSource ds = pools.get(r);
-            DBConnectionManager.getInstance().addConnectionProvider("ds" + r, new ConnectionProvider() {
-                @Override
-                public Connection getConnection() throws SQLException {
-                    return ds.getConnection();
-                }
-
-                @Override
-                public void shutdown() {}
-
-                @Override
-                public void initialize() {}
-            });
-            Properties p = new Properties();
-            p.setProperty("org.quartz.scheduler.instanceName", NAME);
-            p.setProperty("org.quartz.scheduler.instanceId", "replica-" + r);
-            p.setProperty("org.quartz.scheduler.skipUpdateCheck", "true");
-            p.setProperty("org.quartz.threadPool.class", "org.quartz.simpl.SimpleThreadPool");
-            p.setProperty("org.quartz.threadPool.threadCount", Integer.toString(Cell.POOL_SIZE));
-            p.setProperty("org.quartz.jobStore.misfireThreshold", "60000");
-            p.setProperty("org.quartz.jobStore.class", "org.quartz.impl.jdbcjobstore.JobStoreTX");
-            p.setProperty("org.quartz.jobStore.driverDelegateClass", "org.quartz.impl.jdbcjobstore.PostgreSQLDelegate");
-            p.setProperty("org.quartz.jobStore.useProperties", "false");
-            p.setProperty("org.quartz.jobStore.dataSource", "ds" + r);
-            p.setProperty("org.quartz.jobStore.tablePrefix", "QRTZ_");
-            p.setProperty("org.quartz.jobStore.isClustered", "true");
-            p.setProperty("org.quartz.jobStore.clusterCheckinInterval", "20000");
-            Scheduler s = new StdSchedulerFactory(p).getScheduler();
-            // Replicas of one cluster share the instance name, which Quartz's JVM-wide repository keys on.
-            SchedulerRepository.getInstance().remove(NAME);
-            if (r == 0) {
-                Map<JobDetail, Set<? extends Trigger>> all = new LinkedHashMap<>();
-                for (int j = 0; j < jobs; j++) {
-                    JobDetail job = JobBuilder.newJob(Noop.class).withIdentity("job-" + j).build();
-                    Trigger t = TriggerBuilder.newTrigger().withIdentity("job-" + j)
-                            .withSchedule(CronScheduleBuilder.cronSchedule("0/" + periodSeconds + " * * * * ?")).build();
-                    all.put(job, Set.of(t));
-                }
-                s.scheduleJobs(all, true);
+        DBConnectionManager.getInstance().addConnectionProvider("ds", new ConnectionProvider() {
+            @Override
+            public Connection getConnection() throws SQLException {
+                return pool.getConnection();
             }
-            schedulers.add(s);
+
+            @Override
+            public void shutdown() {}
+
+            @Override
+            public void initialize() {}
+        });
+        Properties p = new Properties();
+        p.setProperty("org.quartz.scheduler.instanceName", NAME);
+        p.setProperty("org.quartz.scheduler.instanceId", "replica-" + replica);
+        p.setProperty("org.quartz.scheduler.skipUpdateCheck", "true");
+        p.setProperty("org.quartz.threadPool.class", "org.quartz.simpl.SimpleThreadPool");
+        p.setProperty("org.quartz.threadPool.threadCount", Integer.toString(Cell.POOL_SIZE));
+        p.setProperty("org.quartz.jobStore.misfireThreshold", "60000");
+        p.setProperty("org.quartz.jobStore.class", "org.quartz.impl.jdbcjobstore.JobStoreTX");
+        p.setProperty("org.quartz.jobStore.driverDelegateClass", "org.quartz.impl.jdbcjobstore.PostgreSQLDelegate");
+        p.setProperty("org.quartz.jobStore.useProperties", "false");
+        p.setProperty("org.quartz.jobStore.dataSource", "ds");
+        p.setProperty("org.quartz.jobStore.tablePrefix", "QRTZ_");
+        p.setProperty("org.quartz.jobStore.isClustered", "true");
+        p.setProperty("org.quartz.jobStore.clusterCheckinInterval", "20000");
+        scheduler = new StdSchedulerFactory(p).getScheduler();
+        if (replica == 0) {
+            Map<JobDetail, Set<? extends Trigger>> all = new LinkedHashMap<>();
+            for (int j = 0; j < jobs; j++) {
+                JobDetail job = JobBuilder.newJob(Noop.class).withIdentity("job-" + j).build();
+                Trigger t = TriggerBuilder.newTrigger().withIdentity("job-" + j)
+                        .withSchedule(CronScheduleBuilder.cronSchedule("0/" + periodSeconds + " * * * * ?")).build();
+                all.put(job, Set.of(t));
+            }
+            scheduler.scheduleJobs(all, true);
         }
-        for (Scheduler s : schedulers) {
-            s.start();
-        }
+        scheduler.start();
     }
 
     @Override
     public void stop() throws Exception {
-        for (Scheduler s : schedulers) {
-            s.shutdown(false);
-        }
+        scheduler.shutdown(false);
     }
 
     @Override

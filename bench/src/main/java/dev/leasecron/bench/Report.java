@@ -61,8 +61,8 @@ final class Report {
         md.append("- workload: ").append(run.get("workload")).append("\n\n");
 
         md.append("## Throughput, delay and cost per round\n\n");
-        md.append("M no-op jobs all due on the same second every `period s` seconds; R replicas in one JVM per cell, each with "
-                + "its own pool of 10 connections; `warmup_instants` instants to warm up (one in runs before it was recorded), "
+        md.append("M no-op jobs all due on the same second every `period s` seconds; R replicas per cell, each a JVM of its own "
+                + "(G1, 1 GiB fixed heap) with its own pool of 10 connections; `warmup_instants` instants to warm up (one in runs before it was recorded), "
                 + "then `instants_measured` instants. "
                 + "Fire delay: the task body's start (local clock moved onto the database clock) minus the instant. "
                 + "rounds/s: rounds of the measured instants / the sum over instants of their slowest round's delay. "
@@ -70,7 +70,7 @@ final class Report {
                 + "periods, idle time included, and divided by the rounds that started in them. "
                 + "duplicates: a (job, instant) whose task started twice, warm-up included. "
                 + "JIT ms while measured: what the JVM's compilers still spent over the measured periods (its compile-time counter), "
-                + "CPU the bursts shared with them. "
+                + "CPU the bursts shared with them. JVM CPU, JIT and heap after GC are the replicas' JVMs added up. "
                 + "Peers: `value (ratio×)` to leasecron in the same cell.\n\n");
         md.append("| jobs | R | period s | scheduler |");
         COLUMNS.forEach(c -> md.append(' ').append(c.title).append(" |"));

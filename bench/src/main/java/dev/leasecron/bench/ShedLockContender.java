@@ -4,8 +4,6 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -24,8 +22,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * runs on a pool with as many threads as the replica has connections (Spring's default is one thread).
  */
 final class ShedLockContender implements Contender {
-    private final List<ExecutorService> executors = new ArrayList<>();
-    private final List<Thread> timers = new ArrayList<>();
+    private ExecutorService tasks;
+    private Thread timer;
     private int threads;
 
     @Override
@@ -43,48 +41,41 @@ final class ShedLockContender implements Contender {
     }
 
     @Override
-    public void start(List<DataSource> pools, int jobs, int periodSeconds, Recorder recorder) {
+    public void start(DataSource pool, int replica, int jobs, int periodSeconds, Recorder recorder) {
         threads = Cell.POOL_SIZE;
         Duration atLeast = Duration.ofMillis(periodSeconds * 500L);
         Duration atMost = Duration.ofMillis(periodSeconds * 900L);
-        for (int r = 0; r < pools.size(); r++) {
-            int replica = r;
-            LockingTaskExecutor locking = new DefaultLockingTaskExecutor(new JdbcTemplateLockProvider(
-                    JdbcTemplateLockProvider.Configuration.builder()
-                            .withJdbcTemplate(new JdbcTemplate(pools.get(r)))
-                            .withLockedByValue("replica-" + r)
-                            .usingDbTime()
-                            .build()));
-            ExecutorService pool = Executors.newFixedThreadPool(threads);
-            executors.add(pool);
-            Thread timer = Thread.ofPlatform().name("shedlock-timer-" + r).daemon().start(() -> {
-                long p = periodSeconds * 1000L;
-                try {
-                    while (true) {
-                        long next = Math.floorDiv(System.currentTimeMillis(), p) * p + p;
-                        Thread.sleep(Math.max(0, next - System.currentTimeMillis()));
-                        Instant instant = Instant.ofEpochMilli(next);
-                        for (int j = 0; j < jobs; j++) {
-                            int job = j;
-                            pool.execute(() -> locking.executeWithLock((Runnable) () -> recorder.fired(job, instant, replica),
-                                    new LockConfiguration(Instant.now(), "job-" + job, atMost, atLeast)));
-                        }
+        LockingTaskExecutor locking = new DefaultLockingTaskExecutor(new JdbcTemplateLockProvider(
+                JdbcTemplateLockProvider.Configuration.builder()
+                        .withJdbcTemplate(new JdbcTemplate(pool))
+                        .withLockedByValue("replica-" + replica)
+                        .usingDbTime()
+                        .build()));
+        tasks = Executors.newFixedThreadPool(threads);
+        timer = Thread.ofPlatform().name("shedlock-timer").daemon().start(() -> {
+            long p = periodSeconds * 1000L;
+            try {
+                while (true) {
+                    long next = Math.floorDiv(System.currentTimeMillis(), p) * p + p;
+                    Thread.sleep(Math.max(0, next - System.currentTimeMillis()));
+                    Instant instant = Instant.ofEpochMilli(next);
+                    for (int j = 0; j < jobs; j++) {
+                        int job = j;
+                        tasks.execute(() -> locking.executeWithLock((Runnable) () -> recorder.fired(job, instant),
+                                new LockConfiguration(Instant.now(), "job-" + job, atMost, atLeast)));
                     }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
                 }
-            });
-            timers.add(timer);
-        }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
     }
 
     @Override
     public void stop() throws InterruptedException {
-        timers.forEach(Thread::interrupt);
-        for (ExecutorService e : executors) {
-            e.shutdownNow();
-            e.awaitTermination(5, TimeUnit.SECONDS);
-        }
+        timer.interrupt();
+        tasks.shutdownNow();
+        tasks.awaitTermination(5, TimeUnit.SECONDS);
     }
 
     @Override
