@@ -49,8 +49,8 @@ public final class Cell {
             for (int r = 0; r < replicas; r++) {
                 processes.add(ReplicaProcess.start(a, scheduler, r, jobs, period, out.resolveSibling(base + "-r" + r)));
             }
-            for (ReplicaProcess p : processes) {
-                p.awaitStarted(120 + jobs / 50);
+            for (ReplicaProcess r : processes) {
+                r.awaitStarted(120 + jobs / 50);
             }
             long p = period * 1000L;
             long firstDue = (Math.floorDiv(clock.nowMs() + 2000, p) + 1) * p;

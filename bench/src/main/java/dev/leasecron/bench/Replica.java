@@ -3,6 +3,7 @@ package dev.leasecron.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -58,10 +59,11 @@ public final class Replica {
         // The last measured instant's stragglers: the cell says stop once the cluster ran all its jobs.
         Thread stopLine = Thread.ofPlatform().daemon().start(() -> {
             try {
-                while (!"stop".equals(in.readLine())) {
-                    // only "stop" is expected here
-                }
-            } catch (java.io.IOException e) {
+                String line;
+                do {
+                    line = in.readLine(); // "stop", or the end of stdin when the cell went away
+                } while (line != null && !line.equals("stop"));
+            } catch (IOException e) {
                 // the cell went away: stop as well
             }
         });
