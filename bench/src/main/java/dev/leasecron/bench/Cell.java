@@ -102,8 +102,9 @@ public final class Cell {
             result.put("sweep_statements", scheduler.equals("leasecron") ? LeasecronContender.sweepStatements(admin, jobs) : null);
             result.put("startup_s", counters.stream().mapToDouble(c -> ((Number) c.get("startup_s")).doubleValue()).max().orElse(0));
             result.put("duplicates", fires.size() - fires.stream().map(f -> f.instantMs() * 100_000L + f.job()).distinct().count());
-            result.put("clock_offset_us", clock.offsetMicros());
-            result.put("clock_error_us", clock.errorMicros());
+            // The clocks the delays were measured with: each replica's, not this JVM's.
+            result.put("clock_offset_us", counters.stream().map(c -> c.get("clock_offset_us")).toList());
+            result.put("clock_error_us", counters.stream().map(c -> c.get("clock_error_us")).toList());
             result.put("settings", counters.get(0).get("settings") + "; each replica a JVM of its own");
             Files.writeString(out, new ObjectMapper().writeValueAsString(result));
             System.err.println(result);
