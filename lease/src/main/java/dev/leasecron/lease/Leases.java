@@ -229,7 +229,10 @@ public final class Leases {
      * finish changed in between, up to the tries a single claim makes) and one insert for the names
      * with no row yet; on PostgreSQL the read and the write are one statement, whose read locks the
      * free rows in name order and whose write takes exactly those, so nothing comes between them and
-     * nothing is read again. The names are cut into statements in sorted order whatever the order given,
+     * nothing is read again. That statement passes over the rows another transaction holds rather than
+     * wait for them, so replicas claiming the same instant at once each take the rows the others have
+     * not locked yet; the rows passed over are claimed by a second statement, which waits for their
+     * locks and sees what held them (another replica's claim, or a round's end or renewal). The names are cut into statements in sorted order whatever the order given,
      * so replicas claiming the same names do not lock their rows in opposite orders; a deadlock the
      * database still finds rolls its statement back and lands in the failed map, to be tried again
      * like any failure. Each call starts at a statement picked at random and goes round: replicas
@@ -257,7 +260,9 @@ public final class Leases {
      * claimed. Every distinct name given is in exactly one part; the names are validated before any
      * statement runs.
      *
-     * @param part called once per statement, on the calling thread, with its names' handles or failure
+     * @param part called once per statement, on the calling thread, with its names' handles or failure;
+     *     the names a statement passed over because another transaction held them come in a part of
+     *     their own, after
      * @throws IllegalArgumentException a name cannot be held (see {@link LeaseName}); nothing ran
      */
     public void claimSlots(Instant slot, Collection<String> names, Consumer<BatchResult<String, Optional<Handle>>> part) {
@@ -279,7 +284,7 @@ public final class Leases {
         List<SlotClaims.Chunk> chunks = new ArrayList<>();
         for (List<String> chunk : chunks(names, Comparator.naturalOrder())) {
             chunks.add(new SlotClaims.Chunk(chunk, slotMs,
-                    s.claimsInOneStatement() ? s.prepareFreeSlots(mint(chunk), instance, slotMs) : null));
+                    s.claimsInOneStatement() ? s.prepareFreeSlots(mint(chunk), instance, slotMs, true) : null));
         }
         return new SlotClaims(chunks, this::claimChunk);
     }
@@ -290,15 +295,39 @@ public final class Leases {
         return tokens;
     }
 
-    private BatchResult<String, Optional<Handle>> claimChunk(SlotClaims.Chunk chunk) {
+    /**
+     * Claims a chunk's names, answering them in one part, or in two where the claim skipped rows
+     * another transaction held: those are claimed again once the first part is handed over, this time
+     * waiting for the lock, since what holds a row may be a round's end or a renewal rather than a
+     * claim of this instant, and the instant must not be refused for it.
+     */
+    private void claimChunk(SlotClaims.Chunk chunk, Consumer<BatchResult<String, Optional<Handle>>> part) {
         LeaseStore s = store();
         long slotMs = chunk.slotMs();
+        Map<String, String> skipped = new LinkedHashMap<>();
+        part.accept(claimPart(chunk.names(), skipped.keySet(), slotMs, answered -> chunk.free() != null
+                ? claimFree(s, slotMs, chunk.free(), answered, skipped)
+                : readThenClaim(s, slotMs, chunk.names(), answered)));
+        if (!skipped.isEmpty()) {
+            FreeSlotClaim waiting = s.prepareFreeSlots(skipped, instance, slotMs, false);
+            // A claim that waits for the locks it meets skips nothing.
+            part.accept(claimPart(List.copyOf(skipped.keySet()), Set.of(), slotMs,
+                    answered -> claimFree(s, slotMs, waiting, answered, new HashMap<>())));
+        }
+    }
+
+    /**
+     * One part of a chunk's claim: {@code claim} answers names and returns those with no row yet, each
+     * with its token, which are inserted. When a statement fails, its failure is the answer of every
+     * name of {@code names} not answered yet and not {@code deferred} to a part of its own.
+     */
+    private BatchResult<String, Optional<Handle>> claimPart(List<String> names, Set<String> deferred, long slotMs,
+            Function<Map<String, Optional<Handle>>, Map<String, String>> claim) {
+        LeaseStore s = store();
         Map<String, Optional<Handle>> answered = new HashMap<>();
         Map<String, LeaseDatabaseException> failed = new HashMap<>();
         try {
-            Map<String, String> fresh = chunk.free() != null
-                    ? claimFree(s, slotMs, chunk.free(), answered)
-                    : readThenClaim(s, slotMs, chunk.names(), answered);
+            Map<String, String> fresh = claim.apply(answered);
             if (!fresh.isEmpty()) {
                 long started = System.nanoTime();
                 Set<String> inserted = s.insertSlots(fresh, instance, slotMs);
@@ -308,17 +337,20 @@ public final class Leases {
                         : Optional.empty()));
             }
         } catch (LeaseDatabaseException e) {
-            chunk.names().stream().filter(name -> !answered.containsKey(name)).forEach(name -> failed.put(name, e));
+            names.stream().filter(name -> !answered.containsKey(name) && !deferred.contains(name))
+                    .forEach(name -> failed.put(name, e));
         }
         return new BatchResult<>(answered, failed);
     }
 
     /**
      * The claim of a chunk as one statement whose read locks what it writes, built ahead: each name with
-     * a row is answered by it. Returns the names with no row yet, each with its token, for the insert.
+     * a row is answered by it, but for the rows it {@linkplain SlotOutcome#skipped skipped}, which go
+     * into {@code skipped} with their tokens. Returns the names with no row yet, each with its token,
+     * for the insert.
      */
     private Map<String, String> claimFree(LeaseStore s, long slotMs, FreeSlotClaim free,
-            Map<String, Optional<Handle>> answered) {
+            Map<String, Optional<Handle>> answered, Map<String, String> skipped) {
         Map<String, String> tokens = free.tokens();
         long started = System.nanoTime();
         Map<String, SlotOutcome> outcomes = s.claimFreeSlots(free);
@@ -329,6 +361,8 @@ public final class Leases {
             SlotOutcome o = outcomes.get(name);
             if (o == null) {
                 fresh.put(name, holder);
+            } else if (o.skipped()) {
+                skipped.put(name, holder);
             } else {
                 answered.put(name, o.claimed() ? Optional.of(slotHandle(name, holder, started, slotMs, o.read()))
                         : Optional.empty());

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * The claims of one instant for a set of names, made ready ahead of the instant by
@@ -22,10 +22,10 @@ public final class SlotClaims {
     record Chunk(List<String> names, long slotMs, FreeSlotClaim free) {}
 
     private final List<Chunk> chunks;
-    private final Function<Chunk, BatchResult<String, Optional<Handle>>> claim;
+    private final BiConsumer<Chunk, Consumer<BatchResult<String, Optional<Handle>>>> claim;
     private final AtomicBoolean sent = new AtomicBoolean();
 
-    SlotClaims(List<Chunk> chunks, Function<Chunk, BatchResult<String, Optional<Handle>>> claim) {
+    SlotClaims(List<Chunk> chunks, BiConsumer<Chunk, Consumer<BatchResult<String, Optional<Handle>>>> claim) {
         this.chunks = List.copyOf(chunks);
         this.claim = claim;
     }
@@ -42,11 +42,13 @@ public final class SlotClaims {
      * does: one statement per {@link Leases#MAX_BATCH} names, each statement's names handed over as
      * soon as it has returned. Every name is in exactly one part.
      *
-     * @param part called once per statement, on the calling thread, with its names' handles or failure
+     * @param part called once per statement, on the calling thread, with its names' handles or failure;
+     *     the names a statement passed over because another transaction held them come in a part of
+     *     their own, after
      * @throws IllegalStateException sent before, or cut into its parts
      */
     public void send(Consumer<BatchResult<String, Optional<Handle>>> part) {
-        takeForSending().forEach(chunk -> part.accept(claim.apply(chunk)));
+        takeForSending().forEach(chunk -> claim.accept(chunk, part));
     }
 
     /**

@@ -158,6 +158,35 @@ class BatchTest {
         }
     }
 
+    @Test
+    void onPostgresAClaimHandsOverTheNamesNobodyHoldsBeforeWaitingForTheOneHeld() throws Exception {
+        try (TestDatabase db = TestDatabases.of("postgres"); ExecutorService claimer = Executors.newSingleThreadExecutor()) {
+            DataSource pool = db.pool(4);
+            Leases leases = db.leases(TestTimings.FAST, pool);
+            String free = uniqueName("skip-free");
+            String held = uniqueName("skip-held");
+            Map<Handle, Instant> ended = new LinkedHashMap<>();
+            leases.claimSlots(T1, List.of(free, held)).answered().values().forEach(h -> ended.put(h.orElseThrow(), T1));
+            assertTrue(leases.finishAll(ended).complete());
+            try (Connection renewing = pool.getConnection(); Connection watching = pool.getConnection()) {
+                renewing.setAutoCommit(false);
+                // A transaction that holds the row without taking the lease, as a statement of another round would.
+                execute(renewing, "UPDATE gst_leases SET instance = instance WHERE name = ?", held);
+
+                List<BatchResult<String, Optional<Handle>>> parts = new java.util.concurrent.CopyOnWriteArrayList<>();
+                Future<?> claim = claimer.submit(() -> leases.claimSlots(T2, List.of(free, held), parts::add));
+                await().atMost(Duration.ofSeconds(10)).until(() -> !parts.isEmpty() && claimsWaitingOnALock(watching) == 1);
+                assertEquals(Set.of(free), parts.getFirst().answered().keySet(), "the free name answered first, alone");
+                assertTrue(parts.getFirst().get(free).isPresent());
+                renewing.commit();
+
+                claim.get(10, TimeUnit.SECONDS);
+                assertEquals(2, parts.size());
+                assertTrue(parts.get(1).get(held).isPresent(), "the name held a moment is claimed, not refused");
+            }
+        }
+    }
+
     private static void execute(Connection c, String sql, String name) throws SQLException {
         try (PreparedStatement s = c.prepareStatement(sql)) {
             s.setString(1, name);

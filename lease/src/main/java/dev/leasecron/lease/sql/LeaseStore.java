@@ -153,13 +153,17 @@ public final class LeaseStore {
      * Builds, without running it, the claim of the instant for every name of {@code tokens} (name to the
      * token minted for it) whose lease is free and whose instant on record is earlier; one statement,
      * on PostgreSQL only.
+     *
+     * @param skipLocked pass over the rows another transaction holds, reported as
+     *     {@linkplain SlotOutcome#skipped skipped}, rather than wait for them
      */
-    public FreeSlotClaim prepareFreeSlots(Map<String, String> tokens, String instance, long slotMs) {
+    public FreeSlotClaim prepareFreeSlots(Map<String, String> tokens, String instance, long slotMs,
+            boolean skipLocked) {
         bounded(tokens.keySet());
         if (!claimsInOneStatement()) {
             throw new UnsupportedOperationException("one-statement claims run on PostgreSQL only, not " + dialect);
         }
-        return SlotClaimStatement.prepareFree(sql, tokens, instance, slotMs);
+        return SlotClaimStatement.prepareFree(sql, tokens, instance, slotMs, skipLocked);
     }
 
     /**

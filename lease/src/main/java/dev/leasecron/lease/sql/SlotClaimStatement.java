@@ -103,15 +103,21 @@ final class SlotClaimStatement {
     /**
      * Claims {@code slotMs} for every name of {@code tokens} (name to the token minted for it) whose
      * lease is free and whose instant on record is earlier, in one PostgreSQL statement: a read that
-     * locks those rows in name order ({@code FOR UPDATE}, which waits for a claim under way and then
-     * sees its outcome), the write of exactly the rows it locked, and every row's state before. The
-     * lock does what the term compared on a separate write does: of replicas claiming the same name,
-     * one writes; the others find it held. Locking in name order means claims of overlapping batches
-     * never wait on each other in a circle. Names and tokens travel as two arrays, so the statement's
-     * text is the same for every batch and PostgreSQL parses a handful of values, not one per row.
-     * Built ahead of the instant, run by {@link #claimFree}.
+     * locks those rows in name order ({@code FOR UPDATE}), the write of exactly the rows it locked, and
+     * every row's state before. The lock does what the term compared on a separate write does: of
+     * replicas claiming the same name, one writes; the others find it held. Locking in name order means
+     * claims of overlapping batches never wait on each other in a circle. Names and tokens travel as two
+     * arrays, so the statement's text is the same for every batch and PostgreSQL parses a handful of
+     * values, not one per row. Built ahead of the instant, run by {@link #claimFree}.
+     *
+     * <p>With {@code skipLocked} the read passes over the rows another transaction holds instead of
+     * waiting for them ({@code SKIP LOCKED}), and reports them {@linkplain SlotOutcome#skipped skipped}:
+     * replicas claiming the same instant then each take the rows the others have not locked yet, and
+     * none waits for another's statement to end. Without it the read waits for a claim or an end under
+     * way and then sees its outcome, so nothing is skipped.
      */
-    static FreeSlotClaim prepareFree(Sql sql, Map<String, String> tokens, String instance, long slotMs) {
+    static FreeSlotClaim prepareFree(Sql sql, Map<String, String> tokens, String instance, long slotMs,
+            boolean skipLocked) {
         String now = sql.nowSql();
         BatchStatement statement = new BatchStatement()
                 .sql("WITH free AS (SELECT l.name, l.term, l.slot_ms, l.unfinished_slot_ms, l.rerun_slot_ms,"
@@ -119,15 +125,21 @@ final class SlotClaimStatement {
                 .rows(Dialect.POSTGRES, List.of("b_name", "b_holder"),
                         tokens.entrySet().stream().<List<?>>map(e -> List.of(e.getKey(), e.getValue())).toList())
                 .sql(" ON l.name = b.b_name WHERE l.expires_at_ms <= " + now + " AND l.slot_ms < ").value(slotMs)
-                .sql(" ORDER BY l.name FOR UPDATE OF l), claimed AS (UPDATE gst_leases SET holder = f.b_holder,"
-                        + " instance = ").value(instance)
+                .sql(" ORDER BY l.name FOR UPDATE OF l" + (skipLocked ? " SKIP LOCKED" : ""))
+                .sql("), claimed AS (UPDATE gst_leases SET holder = f.b_holder, instance = ").value(instance)
                 .sql(", term = gst_leases.term + 1, expires_at_ms = " + sql.expirySql() + ", slot_ms = ").value(slotMs)
                 .sql(", unfinished_slot_ms = ").value(slotMs)
                 .sql(" FROM free f WHERE gst_leases.name = f.name RETURNING f.*)"
                         + " SELECT l.name, COALESCE(c.term, l.term), COALESCE(c.slot_ms, l.slot_ms),"
                         + " COALESCE(c.unfinished_slot_ms, l.unfinished_slot_ms), COALESCE(c.rerun_slot_ms, l.rerun_slot_ms),"
-                        + " COALESCE(c.expires_at_ms, l.expires_at_ms), " + now + ", c.name IS NOT NULL"
-                        + " FROM gst_leases l LEFT JOIN claimed c ON c.name = l.name WHERE l.name = ANY(")
+                        + " COALESCE(c.expires_at_ms, l.expires_at_ms), " + now + ", c.name IS NOT NULL, ");
+        if (skipLocked) {
+            // Free as the statement's snapshot has it, yet not locked by its read: another transaction held it.
+            statement.sql("c.name IS NULL AND l.expires_at_ms <= " + now + " AND l.slot_ms < ").value(slotMs);
+        } else {
+            statement.sql("FALSE");
+        }
+        statement.sql(" FROM gst_leases l LEFT JOIN claimed c ON c.name = l.name WHERE l.name = ANY(")
                 .textArray(tokens.keySet()).sql(")");
         return new FreeSlotClaim(tokens, statement);
     }
@@ -141,7 +153,7 @@ final class SlotClaimStatement {
         Map<String, SlotOutcome> outcomes = new HashMap<>();
         claim.statement().fetch(sql, r -> outcomes.put(r.getString(1), new SlotOutcome(
                 new SlotRow(r.getLong(2), r.getLong(3), r.getLong(4), r.getLong(5), r.getLong(6), r.getLong(7)),
-                r.getBoolean(8))));
+                r.getBoolean(8), r.getBoolean(9))));
         return outcomes;
     }
 
