@@ -232,12 +232,12 @@ public final class Leases {
      * nothing is read again. That statement passes over the rows another transaction holds rather than
      * wait for them, so replicas claiming the same instant at once each take the rows the others have
      * not locked yet; the rows passed over are claimed by a second statement, which waits for their
-     * locks and sees what held them (another replica's claim, or a round's end or renewal). The names are cut into statements in sorted order whatever the order given,
-     * so replicas claiming the same names do not lock their rows in opposite orders; a deadlock the
-     * database still finds rolls its statement back and lands in the failed map, to be tried again
-     * like any failure. Each call starts at a statement picked at random and goes round: replicas
-     * claiming the same instant at once then often write different rows instead of queueing on the
-     * same ones, and its rounds spread over them.
+     * locks and sees what held them (another replica's claim, or a round's end or renewal). The names
+     * are cut into statements in sorted order whatever the order given, so replicas claiming the same
+     * names do not lock their rows in opposite orders; a deadlock the database still finds rolls its
+     * statement back and lands in the failed map, to be tried again like any failure. Each call starts
+     * at a statement picked at random and goes round: replicas claiming the same instant at once then
+     * often write different rows instead of queueing on the same ones, and its rounds spread over them.
      *
      * @return for each distinct name, in the order given, the handle or empty; or, for the names of a
      *     statement that failed, its {@link LeaseDatabaseException}. A name claimed is never in the

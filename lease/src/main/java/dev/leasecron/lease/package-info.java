@@ -37,6 +37,8 @@
  * own statement. The statements the scheduler runs at volume (claim an instant, renew, finish,
  * release) have batch forms in the same classes, one statement for up to {@link
  * dev.leasecron.lease.Leases#MAX_BATCH} names, each row under the single statement's own WHERE, so a
- * batch has the outcome the single statements would have had name by name. ClickHouse cannot carry leases ({@link dev.leasecron.lease.UnsupportedDatabaseException}).
+ * batch has the outcome the single statements would have had name by name. (On PostgreSQL a batch
+ * claim passes over the rows another transaction holds, and a second statement claims those, waiting
+ * for their locks.) ClickHouse cannot carry leases ({@link dev.leasecron.lease.UnsupportedDatabaseException}).
  */
 package dev.leasecron.lease;
