@@ -14,8 +14,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * The claims of instants not due yet, gathered per instant and sent the moment the database clock
@@ -29,6 +31,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>A refused claim moves on to its job's next instant without waking its loop: with R replicas,
  * R - 1 of every instant's claims are refused, and a loop woken only to register again would compete
  * for the carriers with the rounds just won, and leave a fresh stack behind for the collector.
+ *
+ * <p>A claim moved on after a refusal mostly goes out {@link #AFTER_REFUSAL} after its instant, in
+ * statements of its own: the replica that won a name last time claims it alone at the instant, so that
+ * an instant's names are not fought over by every replica at once, each statement queueing on rows
+ * another holds while all of them start rounds on the same cores. One such claim in
+ * {@link #CONTEST_ODDS} still goes out at the instant and contests the name. A replica holding more
+ * names than its share meets more contests than it makes, so the names drift towards an even spread,
+ * and a replica started after the others gets its share, instead of the first one up keeping every
+ * job. When a replica stops, the others claim its names that much later. Which replica wins is still
+ * the claim's to decide: a claim put off only comes second.
  */
 final class DueClaims {
     /** A loop's claim: the instant it waits for now, guarded by {@link #lock}, and where its answer goes. */
@@ -39,6 +51,8 @@ final class DueClaims {
         final LeaseScope scope;
         final CompletableFuture<DueAnswer> answer = new CompletableFuture<>();
         Instant slot;
+        /** Refused at the instant before {@link #slot} and not contesting it: sent {@link #AFTER_REFUSAL} after it. */
+        boolean putOff;
 
         Claim(String name, Instant slot, Instants schedule, Runnable refused, LeaseScope scope) {
             this.name = name;
@@ -49,14 +63,54 @@ final class DueClaims {
         }
     }
 
-    /** The claims of one instant, and how often that set has changed; guarded by {@link #lock}. */
+    /**
+     * When claims of {@code slot} go out: at the instant, or {@link #AFTER_REFUSAL} after it for claims
+     * put off. Earliest first, and for the same moment the earlier instant first.
+     */
+    private record Due(Instant at, Instant slot) implements Comparable<Due> {
+        static Due of(Instant slot, boolean putOff) {
+            return new Due(putOff ? slot.plus(AFTER_REFUSAL) : slot, slot);
+        }
+
+        @Override
+        public int compareTo(Due other) {
+            int byTime = at.compareTo(other.at);
+            return byTime != 0 ? byTime : slot.compareTo(other.slot);
+        }
+    }
+
+    /**
+     * The claims going out together at one {@link Due}, how often that set has changed, and its
+     * statements once built; guarded by {@link #lock}.
+     */
     private static final class Gathering {
         final Map<String, Claim> claims = new HashMap<>();
         int changes;
+        Prepared prepared;
+
+        /** The statements are built for the claims as they stand. */
+        boolean isPrepared() {
+            return prepared != null && prepared.changes() == changes;
+        }
     }
 
-    /** The statements of an instant's claims, built ahead for the set of claims as it was after {@code changes}. */
-    private record Prepared(Instant slot, int changes, SlotClaims statements) {}
+    /** The statements of a gathering's claims, built ahead for the set of claims as it was after {@code changes}. */
+    private record Prepared(int changes, SlotClaims statements) {}
+
+    /**
+     * How long after its instant a claim put off goes out: past the time an instant's own claims and
+     * round starts take with a thousand jobs due (under 100 ms measured with three replicas on two
+     * cores), so that its statements do not compete with them for the cores; next to the lease's
+     * 15 s, a small delay for the jobs of a replica that stopped.
+     */
+    static final Duration AFTER_REFUSAL = Duration.ofMillis(250);
+
+    /**
+     * One claim in this many moved on after a refusal contests its name at the instant. Contested
+     * names cost a second statement; with three replicas one in ten makes a fifth of an instant's
+     * names contested, and moves a replica's excess towards the others within some tens of instants.
+     */
+    static final int CONTEST_ODDS = 10;
 
     /**
      * How long before an instant its claim statements are built: from the watcher's last wake-up before
@@ -71,18 +125,25 @@ final class DueClaims {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     /** The claims waiting for their instant, earliest first; guarded by {@link #lock}. */
-    private final TreeMap<Instant, Gathering> pending = new TreeMap<>();
-    /** The earliest instant's statements, once built; guarded by {@link #lock}. */
-    private Prepared prepared;
+    private final TreeMap<Due, Gathering> pending = new TreeMap<>();
+    private final BooleanSupplier contest;
     private boolean watching;
 
     /**
      * @param claiming ends when the replica stops claiming; the watching thread ends with it
      */
     DueClaims(Leases leases, DueClock clock, LeaseScope claiming) {
+        this(leases, clock, claiming, () -> ThreadLocalRandom.current().nextInt(CONTEST_ODDS) == 0);
+    }
+
+    /**
+     * @param contest whether a claim moved on after a refusal contests its name at the instant
+     */
+    DueClaims(Leases leases, DueClock clock, LeaseScope claiming, BooleanSupplier contest) {
         this.leases = leases;
         this.clock = clock;
         this.claiming = claiming;
+        this.contest = contest;
         claiming.onCancel(this::wakeWatcher);
     }
 
@@ -132,11 +193,16 @@ final class DueClaims {
 
     /** {@link #add}, the lock held. */
     private boolean register(Claim claim) {
-        Gathering gathering = pending.get(claim.slot);
-        boolean newInstant = gathering == null;
-        if (newInstant) {
+        Gathering other = pending.get(Due.of(claim.slot, !claim.putOff));
+        if (other != null && other.claims.containsKey(claim.name)) {
+            return false; // a name is claimed once per instant, put off or not
+        }
+        Due due = Due.of(claim.slot, claim.putOff);
+        Gathering gathering = pending.get(due);
+        boolean newDue = gathering == null;
+        if (newDue) {
             gathering = new Gathering();
-            pending.put(claim.slot, gathering);
+            pending.put(due, gathering);
         }
         if (gathering.claims.putIfAbsent(claim.name, claim) != null) {
             return false;
@@ -145,7 +211,7 @@ final class DueClaims {
         if (!watching) {
             watching = true;
             Thread.ofPlatform().daemon().name("claim-when-due").start(this::watch);
-        } else if (newInstant && pending.firstKey().equals(claim.slot)) {
+        } else if (newDue && pending.firstKey().equals(due)) {
             // Woken once per new earliest instant, not once per claim: a thousand claims register for
             // the next instant within milliseconds, and each wake-up would take this lock from them.
             changed.signal();
@@ -167,12 +233,13 @@ final class DueClaims {
     private void withdraw(Claim claim) {
         lock.lock();
         try {
-            Gathering gathering = pending.get(claim.slot);
+            Due due = Due.of(claim.slot, claim.putOff);
+            Gathering gathering = pending.get(due);
             if (gathering != null && gathering.claims.remove(claim.name, claim)) {
                 gathering.changes++;
                 claim.answer.complete(DueAnswer.of(claim.slot, Optional.empty()));
                 if (gathering.claims.isEmpty()) {
-                    pending.remove(claim.slot);
+                    pending.remove(due);
                 }
             }
         } finally {
@@ -202,12 +269,15 @@ final class DueClaims {
             next.forEach((claim, instant) -> {
                 // Checked under the lock its withdrawal takes: a loop stopping now finds the claim registered.
                 if (!claim.scope.isCancelled()) {
+                    boolean wasPutOff = claim.putOff;
                     claim.slot = instant;
+                    claim.putOff = !contest.getAsBoolean();
                     if (register(claim)) {
                         moved.add(claim);
                         return;
                     }
                     claim.slot = slot;
+                    claim.putOff = wasPutOff;
                 }
                 answer.add(claim);
             });
@@ -231,10 +301,10 @@ final class DueClaims {
     /** Sends each instant's claims as it comes due, until the replica stops claiming. */
     private void watch() {
         try {
-            Instant first;
+            Due first;
             while ((first = firstPending()) != null) {
                 // Asking the clock may read the database: never under the lock the loops register with.
-                Duration wait = clock.nextWait(first, claiming);
+                Duration wait = clock.nextWait(first.at(), claiming);
                 if (!wait.isZero() && wait.compareTo(PREPARE_AHEAD) <= 0 && prepareAhead(first)) {
                     continue; // building took time: ask the clock again
                 }
@@ -243,7 +313,7 @@ final class DueClaims {
                     // An earlier instant registered meanwhile is waited for instead, from the top.
                     if (!pending.isEmpty() && pending.firstKey().equals(first)) {
                         if (wait.isZero()) {
-                            send(first, pending.pollFirstEntry().getValue());
+                            send(first.slot(), pending.pollFirstEntry().getValue());
                         } else {
                             // Cut short by a claim for an earlier instant, or by the replica stopping.
                             changed.awaitNanos(wait.toNanos());
@@ -268,8 +338,8 @@ final class DueClaims {
         }
     }
 
-    /** The earliest instant with claims waiting, once there is one; null when the replica stopped. */
-    private Instant firstPending() throws InterruptedException {
+    /** When the earliest claims waiting go out, once there are some; null when the replica stopped. */
+    private Due firstPending() throws InterruptedException {
         lock.lock();
         try {
             while (pending.isEmpty() && !claiming.isCancelled()) {
@@ -287,49 +357,45 @@ final class DueClaims {
         try {
             pending.values().forEach(g -> g.claims.values().forEach(c -> c.answer.completeExceptionally(e)));
             pending.clear();
-            prepared = null;
         } finally {
             lock.unlock();
         }
     }
 
     /**
-     * Builds the statements of {@code slot}'s claims unless they are built for its claims as they stand.
+     * Builds the statements of the claims of {@code first}'s instant unless they are built for those
+     * claims as they stand: its claims put off too, which go out while its rounds start.
      *
-     * @return whether it built them
+     * @return whether it built any
      */
-    private boolean prepareAhead(Instant slot) {
-        List<String> names;
-        int changes;
+    private boolean prepareAhead(Due first) {
+        record Unbuilt(Gathering gathering, Instant slot, int changes, List<String> names) {}
+        List<Unbuilt> unbuilt = new ArrayList<>();
         lock.lock();
         try {
-            Gathering gathering = pending.get(slot);
-            if (gathering == null || isPrepared(slot, gathering)) {
-                return false;
+            pending.subMap(first, true, Due.of(first.slot(), true), true).forEach((due, gathering) -> {
+                if (due.slot().equals(first.slot()) && !gathering.isPrepared()) {
+                    unbuilt.add(new Unbuilt(gathering, due.slot(), gathering.changes, List.copyOf(gathering.claims.keySet())));
+                }
+            });
+        } finally {
+            lock.unlock();
+        }
+        Map<Gathering, Prepared> built = new HashMap<>();
+        for (Unbuilt u : unbuilt) {
+            try {
+                built.put(u.gathering(), new Prepared(u.changes(), leases.prepareSlotClaims(u.slot(), u.names())));
+            } catch (RuntimeException e) {
+                // Built again as the instant comes, where its failure reaches the loops waiting.
             }
-            names = new ArrayList<>(gathering.claims.keySet());
-            changes = gathering.changes;
-        } finally {
-            lock.unlock();
-        }
-        SlotClaims statements;
-        try {
-            statements = leases.prepareSlotClaims(slot, names);
-        } catch (RuntimeException e) {
-            return false; // built again as the instant comes, where its failure reaches the loops waiting
         }
         lock.lock();
         try {
-            prepared = new Prepared(slot, changes, statements);
+            built.forEach((gathering, prepared) -> gathering.prepared = prepared);
         } finally {
             lock.unlock();
         }
-        return true;
-    }
-
-    /** {@link #prepareAhead}'s statements are there for {@code gathering} as it stands; the lock held. */
-    private boolean isPrepared(Instant slot, Gathering gathering) {
-        return prepared != null && prepared.slot().equals(slot) && prepared.changes() == gathering.changes;
+        return !built.isEmpty();
     }
 
     /**
@@ -338,8 +404,8 @@ final class DueClaims {
      */
     private void send(Instant slot, Gathering gathering) {
         Map<String, Claim> claims = gathering.claims;
-        if (isPrepared(slot, gathering)) {
-            sendParts(slot, prepared.statements(), claims);
+        if (gathering.isPrepared()) {
+            sendParts(slot, gathering.prepared.statements(), claims);
         } else {
             List<String> names = new ArrayList<>(claims.keySet());
             startSender(() -> {
@@ -353,7 +419,6 @@ final class DueClaims {
                 sendParts(slot, statements, claims);
             });
         }
-        prepared = null;
     }
 
     /** Sends each statement of {@code statements} from a thread of its own, so that the rounds of each start as it returns. */

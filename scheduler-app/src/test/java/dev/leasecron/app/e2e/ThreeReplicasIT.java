@@ -21,10 +21,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Three replicas, one job every second: every instant runs exactly once, and over the minute after
- * all three have started none is missing and the terms grow with the instants.
+ * all three have started none is missing and the terms grow with the instants. Six more jobs every
+ * second show the rounds spread over the replicas: a replica claims a job it lost to another a little
+ * after the instant, but for the odd claim that contests it, so jobs move between replicas.
  */
 class ThreeReplicasIT {
     private static final int WANTED = 60;
+    private static final int SPREAD_JOBS = 6;
 
     @RegisterExtension
     final Replicas replicas = new Replicas();
@@ -34,6 +37,16 @@ class ThreeReplicasIT {
     void everyInstantRunsExactlyOnceAcrossThreeReplicas(String kind) {
         TestDatabase db = TestDatabases.of(kind);
         String job = Replicas.uniqueJob("three");
+        StringBuilder spreadJobs = new StringBuilder();
+        for (int i = 0; i < SPREAD_JOBS; i++) {
+            spreadJobs.append("""
+                    - name: %s
+                      schedule: "* * * * * *"
+                      type: shell
+                      params:
+                        command: echo "$REPLICA" >> spread.txt
+                    """.formatted(Replicas.uniqueJob("spread")));
+        }
         Path config = replicas.jobsFile("1s", """
                 - name: %s
                   schedule: "* * * * * *"
@@ -41,7 +54,7 @@ class ThreeReplicasIT {
                   timeout: 30s
                   params:
                     command: echo "$LEASECRON_INSTANT $LEASECRON_TERM $REPLICA $LEASECRON_RERUN" >> runs.txt
-                """.formatted(job));
+                """.formatted(job) + spreadJobs);
         List<ReplicaProcess> three = List.of("a", "b", "c").stream().map(name -> replicas.start(name, db, config)).toList();
 
         // The window opens once all three have started (and read where the schedule stands): before that,
@@ -77,10 +90,15 @@ class ThreeReplicasIT {
         }
         Map<String, Long> perReplica = runs.stream().collect(Collectors.groupingBy(Run::replica, TreeMap::new,
                 Collectors.counting()));
-        System.out.printf("%s %s: %d instants %s..%s with all three up, terms %d..%d, rounds per replica %s;"
-                + " before: %d instants from %s, %d missing%n", getClass().getSimpleName(), kind, instants.size(), first, last,
-                terms.getFirst(), terms.getLast(), perReplica, all.size() - instants.size(), all.getFirst(), gapsBefore);
-        assertTrue(perReplica.size() >= 2, "rounds ran on more than one replica: " + perReplica);
+        Map<String, Long> spread = replicas.lines("spread.txt").stream().map(String::trim)
+                .collect(Collectors.groupingBy(r -> r, TreeMap::new, Collectors.counting()));
+        System.out.printf("%s %s: %d instants %s..%s with all three up, terms %d..%d, rounds per replica %s"
+                + " (the other %d jobs: %s); before: %d instants from %s, %d missing%n", getClass().getSimpleName(), kind,
+                instants.size(), first, last, terms.getFirst(), terms.getLast(), perReplica, SPREAD_JOBS, spread,
+                all.size() - instants.size(), all.getFirst(), gapsBefore);
+        Map<String, Long> allJobs = new TreeMap<>(spread);
+        perReplica.forEach((replica, count) -> allJobs.merge(replica, count, Long::sum));
+        assertTrue(allJobs.size() >= 2, "rounds ran on more than one replica: " + allJobs);
     }
 
     record Run(Instant instant, long term, String replica, boolean rerun) {

@@ -166,6 +166,25 @@ class DueClaimsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void aClaimRefusedAtTheInstantBeforeGoesOutAfterTheClaimsOfTheReplicaThatWonIt(TestDatabase db) throws Exception {
+        Leases leases = leases(db);
+        DueClaims claims = new DueClaims(leases, new DueClock(leases), claiming, () -> false);
+        String name = TestDatabase.uniqueName("put-off");
+        Instant first = leases.readDatabaseClock().plusSeconds(1).truncatedTo(ChronoUnit.SECONDS);
+        aPeerRan(db, name, first);
+
+        DueAnswer answer = claimFromLoop(claims, name, first, LeaseScope.root()).get(10, TimeUnit.SECONDS);
+
+        Instant second = first.plusSeconds(1);
+        assertEquals(second, answer.slot());
+        LeaseRow row = leases.rows(List.of(name)).getFirst();
+        long claimedAtMs = row.expiresAtMs() - TestTimings.FAST.leaseDuration().toMillis();
+        long after = claimedAtMs - second.toEpochMilli();
+        assertTrue(after >= DueClaims.AFTER_REFUSAL.toMillis(), "claimed " + after + " ms after its instant, by the database clock");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void aRefusedClaimWithNoInstantLeftIsAnsweredRefused(TestDatabase db) throws Exception {
         Leases leases = leases(db);
         DueClaims claims = dueClaims(leases);
