@@ -61,6 +61,11 @@ final class DueClaims {
             this.refused = refused;
             this.scope = scope;
         }
+
+        /** When this claim goes out; guarded by {@link #lock}, as {@link #slot} and {@link #putOff} are. */
+        Due due() {
+            return Due.of(slot, putOff);
+        }
     }
 
     /**
@@ -197,7 +202,7 @@ final class DueClaims {
         if (other != null && other.claims.containsKey(claim.name)) {
             return false; // a name is claimed once per instant, put off or not
         }
-        Due due = Due.of(claim.slot, claim.putOff);
+        Due due = claim.due();
         Gathering gathering = pending.get(due);
         boolean newDue = gathering == null;
         if (newDue) {
@@ -233,7 +238,7 @@ final class DueClaims {
     private void withdraw(Claim claim) {
         lock.lock();
         try {
-            Due due = Due.of(claim.slot, claim.putOff);
+            Due due = claim.due();
             Gathering gathering = pending.get(due);
             if (gathering != null && gathering.claims.remove(claim.name, claim)) {
                 gathering.changes++;
@@ -369,13 +374,13 @@ final class DueClaims {
      * @return whether it built any
      */
     private boolean prepareAhead(Due first) {
-        record Unbuilt(Gathering gathering, Instant slot, int changes, List<String> names) {}
+        record Unbuilt(Gathering gathering, int changes, List<String> names) {}
         List<Unbuilt> unbuilt = new ArrayList<>();
         lock.lock();
         try {
             pending.subMap(first, true, Due.of(first.slot(), true), true).forEach((due, gathering) -> {
                 if (due.slot().equals(first.slot()) && !gathering.isPrepared()) {
-                    unbuilt.add(new Unbuilt(gathering, due.slot(), gathering.changes, List.copyOf(gathering.claims.keySet())));
+                    unbuilt.add(new Unbuilt(gathering, gathering.changes, List.copyOf(gathering.claims.keySet())));
                 }
             });
         } finally {
@@ -384,7 +389,7 @@ final class DueClaims {
         Map<Gathering, Prepared> built = new HashMap<>();
         for (Unbuilt u : unbuilt) {
             try {
-                built.put(u.gathering(), new Prepared(u.changes(), leases.prepareSlotClaims(u.slot(), u.names())));
+                built.put(u.gathering(), new Prepared(u.changes(), leases.prepareSlotClaims(first.slot(), u.names())));
             } catch (RuntimeException e) {
                 // Built again as the instant comes, where its failure reaches the loops waiting.
             }
