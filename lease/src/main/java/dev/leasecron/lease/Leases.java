@@ -560,7 +560,8 @@ public final class Leases {
      * The instants, under {@code names}, whose round was cut short and that are free to claim a
      * second time: the round has not run to its end, the instant has not been claimed a second time
      * already, no later instant has been claimed since, and the lease has expired or been released.
-     * One statement answers for all the names.
+     * One statement answers for all the names: it reads every such instant of the table, and those of
+     * other names are dropped here.
      */
     public List<Unfinished> unfinishedSlots(Collection<String> names) {
         names.forEach(LeaseName::validate);
@@ -583,6 +584,19 @@ public final class Leases {
     /** The rows of {@code names} with the database clock, for operators. */
     public List<LeaseRow> rows(Collection<String> names) {
         return store().rows(names);
+    }
+
+    /**
+     * The {@linkplain #instance() instances} that claimed, under one of {@code names}, an instant no
+     * older than {@code within} by the database clock: the replicas sharing these names lately, as
+     * their rows tell it. A replica that stopped is counted until its instants age past
+     * {@code within}; one whose names have no instant that recent is not counted. One statement.
+     *
+     * @throws LeaseDatabaseException the database did not answer
+     */
+    public Set<String> claimingInstances(Collection<String> names, Duration within) {
+        names.forEach(LeaseName::validate);
+        return store().claimingInstances(names, within.toMillis());
     }
 
     /** Reads the database clock now, feeding {@link #clock()}, and returns it. */

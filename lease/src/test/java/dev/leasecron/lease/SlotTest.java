@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -47,6 +48,28 @@ class SlotTest {
         assertEquals(T1.toEpochMilli(), r.unfinishedSlotMs());
         assertEquals(0, r.rerunSlotMs());
         assertEquals(Optional.of(T1), leases.lastSlot(name));
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void claimingInstancesAreTheOnesThatClaimedAnInstantOfTheNamesLately(TestDatabase db) {
+        Leases a = db.leases(TestTimings.FAST);
+        Leases b = db.leases(TestTimings.FAST);
+        Leases longAgo = db.leases(TestTimings.FAST);
+        Leases elsewhere = db.leases(TestTimings.FAST);
+        String first = uniqueName("cron");
+        String second = uniqueName("cron");
+        String old = uniqueName("cron");
+        Instant now = a.readDatabaseClock().truncatedTo(ChronoUnit.SECONDS);
+        a.claimSlot(first, now).orElseThrow();
+        b.claimSlot(second, now.minusSeconds(60)).orElseThrow();
+        longAgo.claimSlot(old, now.minus(Duration.ofHours(1))).orElseThrow();
+        elsewhere.claimSlot(uniqueName("cron"), now).orElseThrow();
+
+        assertEquals(Set.of(a.instance(), b.instance()),
+                a.claimingInstances(List.of(first, second, old, uniqueName("never")), Duration.ofMinutes(10)),
+                "an instant an hour old, a name not asked about and a name never claimed count no instance");
+        assertEquals(Set.of(a.instance()), b.claimingInstances(List.of(first, second), Duration.ofSeconds(30)));
     }
 
     @ParameterizedTest

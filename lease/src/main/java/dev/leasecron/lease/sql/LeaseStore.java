@@ -238,6 +238,13 @@ public final class LeaseStore {
         return call("read leases", () -> ReadStatement.rows(sql, names));
     }
 
+    public Set<String> claimingInstances(Collection<String> names, long withinMs) {
+        if (names.isEmpty()) {
+            return Set.of();
+        }
+        return call("read who claims", () -> ReadStatement.claimingInstances(sql, names, withinMs));
+    }
+
     public long nowMillis() {
         return call("read the database clock", () -> ReadStatement.now(sql));
     }

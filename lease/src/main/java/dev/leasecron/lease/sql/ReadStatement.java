@@ -3,10 +3,12 @@ package dev.leasecron.lease.sql;
 import static dev.leasecron.lease.sql.LeaseTable.*;
 
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
-/** Reads that decide nothing on their own: the last instant, whole rows, the database clock. */
+/** Reads that decide nothing on their own: the last instant, whole rows, who claims, the database clock. */
 final class ReadStatement {
     private ReadStatement() {}
 
@@ -22,6 +24,25 @@ final class ReadStatement {
                 .orderBy(NAME)
                 .fetch(r -> new LeaseRow(r.value1(), r.value2(), r.value3(), r.value4(), r.value5(), r.value6(),
                         r.value7(), r.value8(), r.value9()));
+    }
+
+    /** The instances that claimed, under one of {@code names}, an instant at most {@code withinMs} before the database's now. */
+    static Set<String> claimingInstances(Sql sql, Collection<String> names, long withinMs) {
+        Set<String> instances = new HashSet<>();
+        if (sql.dialect() == Dialect.POSTGRES) {
+            // Every job's name, at the census's cadence: one array value, as the rerun sweep sends them.
+            new BatchStatement().sql("SELECT DISTINCT instance FROM gst_leases WHERE name = ANY(")
+                    .textArray(names)
+                    .sql(") AND slot_ms >= " + sql.nowSql() + " - " + withinMs)
+                    .fetch(sql, r -> instances.add(r.getString(1)));
+            return instances;
+        }
+        sql.dsl().selectDistinct(INSTANCE).from(GST_LEASES)
+                .where(NAME.in(names))
+                .and(SLOT_MS.ge(sql.now().minus(withinMs)))
+                .fetch(INSTANCE)
+                .forEach(instances::add);
+        return instances;
     }
 
     /**
