@@ -17,7 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 
 /**
  * The claims of instants not due yet, gathered per instant and sent the moment the database clock
@@ -32,15 +32,15 @@ import java.util.function.BooleanSupplier;
  * R - 1 of every instant's claims are refused, and a loop woken only to register again would compete
  * for the carriers with the rounds just won, and leave a fresh stack behind for the collector.
  *
- * <p>A claim moved on after a refusal mostly goes out {@link #AFTER_REFUSAL} after its instant, in
- * statements of its own: the replica that won a name last time claims it alone at the instant, so that
- * an instant's names are not fought over by every replica at once, each statement queueing on rows
- * another holds while all of them start rounds on the same cores. One such claim in
- * {@link #CONTEST_ODDS} still goes out at the instant and contests the name. A replica holding more
- * names than its share meets more contests than it makes, so the names drift towards an even spread,
- * and a replica started after the others gets its share, instead of the first one up keeping every
- * job. When a replica stops, the others claim its names that much later. Which replica wins is still
- * the claim's to decide: a claim put off only comes second.
+ * <p>A claim moved on after a refusal mostly goes out once the replica's claims of its instant have
+ * returned, and no sooner than {@link #AFTER_REFUSAL} after it, in statements of its own: the replica
+ * that won a name last time claims it alone at the instant, so that an instant's names are not fought
+ * over by every replica at once, each statement queueing on rows another holds while all of them
+ * start rounds on the same cores. A replica short of an even share of its names still contests some
+ * at the instant ({@link EvenShare}), so a replica started after the others gets its share instead of
+ * the first one up keeping every job, and once the names are spread no claim contests one. When a
+ * replica stops, the others claim its names that much later. Which replica wins is still the claim's
+ * to decide: a claim put off only comes second.
  */
 final class DueClaims {
     /** A loop's claim: the instant it waits for now, guarded by {@link #lock}, and where its answer goes. */
@@ -51,7 +51,7 @@ final class DueClaims {
         final LeaseScope scope;
         final CompletableFuture<DueAnswer> answer = new CompletableFuture<>();
         Instant slot;
-        /** Refused at the instant before {@link #slot} and not contesting it: sent {@link #AFTER_REFUSAL} after it. */
+        /** Refused at the instant before {@link #slot} and not contesting it: sent after the claims at it. */
         boolean putOff;
 
         Claim(String name, Instant slot, Instants schedule, Runnable refused, LeaseScope scope) {
@@ -92,6 +92,8 @@ final class DueClaims {
         final Map<String, Claim> claims = new HashMap<>();
         int changes;
         Prepared prepared;
+        /** For claims put off: the claims sent at their instant have returned. */
+        CompletableFuture<Void> after = CompletableFuture.completedFuture(null);
 
         /** The statements are built for the claims as they stand. */
         boolean isPrepared() {
@@ -99,23 +101,20 @@ final class DueClaims {
         }
     }
 
+    /** How a name's last claim went, and the scope of the loop that made it. */
+    private record LastClaim(boolean won, LeaseScope loop) {}
+
     /** The statements of a gathering's claims, built ahead for the set of claims as it was after {@code changes}. */
     private record Prepared(int changes, SlotClaims statements) {}
 
     /**
-     * How long after its instant a claim put off goes out: past the time an instant's own claims and
-     * round starts take with a thousand jobs due (under 100 ms measured with three replicas on two
-     * cores), so that its statements do not compete with them for the cores; next to the lease's
-     * 15 s, a small delay for the jobs of a replica that stopped.
+     * How soon after its instant a claim put off goes out at the earliest: past the time the round
+     * starts of an instant take with a thousand jobs due (under 100 ms measured with three replicas on
+     * two cores), so that its statements do not compete with them for the cores; next to the lease's
+     * 15 s, a small delay for the jobs of a replica that stopped. With more jobs due, it waits for
+     * the replica's claims of the instant to return instead: it would meet the rows they write.
      */
     static final Duration AFTER_REFUSAL = Duration.ofMillis(250);
-
-    /**
-     * One claim in this many moved on after a refusal contests its name at the instant. Contested
-     * names cost a second statement; with three replicas one in ten makes a fifth of an instant's
-     * names contested, and moves a replica's excess towards the others within some tens of instants.
-     */
-    static final int CONTEST_ODDS = 10;
 
     /**
      * How long before an instant its claim statements are built: from the watcher's last wake-up before
@@ -131,24 +130,23 @@ final class DueClaims {
     private final Condition changed = lock.newCondition();
     /** The claims waiting for their instant, earliest first; guarded by {@link #lock}. */
     private final TreeMap<Due, Gathering> pending = new TreeMap<>();
-    private final BooleanSupplier contest;
+    /** Per name answered, whether its last claim was won, until its loop stops; guarded by {@link #lock}. */
+    private final Map<String, LastClaim> lastClaims = new HashMap<>();
+    /** The names of {@link #lastClaims} won; guarded by {@link #lock}. */
+    private int held;
+    private final IntSupplier replicas;
     private boolean watching;
 
     /**
      * @param claiming ends when the replica stops claiming; the watching thread ends with it
+     * @param replicas how many replicas share the names claimed, this one included
+     *     ({@link ReplicaCensus})
      */
-    DueClaims(Leases leases, DueClock clock, LeaseScope claiming) {
-        this(leases, clock, claiming, () -> ThreadLocalRandom.current().nextInt(CONTEST_ODDS) == 0);
-    }
-
-    /**
-     * @param contest whether a claim moved on after a refusal contests its name at the instant
-     */
-    DueClaims(Leases leases, DueClock clock, LeaseScope claiming, BooleanSupplier contest) {
+    DueClaims(Leases leases, DueClock clock, LeaseScope claiming, IntSupplier replicas) {
         this.leases = leases;
         this.clock = clock;
         this.claiming = claiming;
-        this.contest = contest;
+        this.replicas = replicas;
         claiming.onCancel(this::wakeWatcher);
     }
 
@@ -252,13 +250,37 @@ final class DueClaims {
         }
     }
 
+    /** Records how the last claim of {@code claim}'s name went, until its loop stops; the lock held. */
+    private void tally(Claim claim, boolean won) {
+        LastClaim before = lastClaims.put(claim.name, new LastClaim(won, claim.scope));
+        held += (won ? 1 : 0) - (before != null && before.won() ? 1 : 0);
+        if (before == null || before.loop() != claim.scope) {
+            // Once per loop: its scope runs the callback outside its own lock, so taking this one is safe.
+            claim.scope.onCancel(() -> forget(claim.name, claim.scope));
+        }
+    }
+
+    /** The loop of {@code name} stopped: its job counts no more towards this replica's share. */
+    private void forget(String name, LeaseScope loop) {
+        lock.lock();
+        try {
+            LastClaim last = lastClaims.get(name);
+            if (last != null && last.loop() == loop) {
+                lastClaims.remove(name);
+                held -= last.won() ? 1 : 0;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /**
-     * Moves refused claims of {@code slot} on to their jobs' next instants, or answers those with none,
-     * whose loop stopped, or whose next instant has a claim under the same name already. One lock for
-     * all: a statement's five hundred refusals would otherwise queue for it one by one against the
-     * sender of the instant's other statement.
+     * Tallies the claims of {@code slot} won and moves the refused ones on to their jobs' next instants,
+     * or answers those with none, whose loop stopped, or whose next instant has a claim under the same
+     * name already. One lock for all: a statement's five hundred refusals would otherwise queue for it
+     * one by one against the sender of the instant's other statement.
      */
-    private void moveOn(List<Claim> refused, Instant slot) {
+    private void settle(List<Claim> won, List<Claim> refused, Instant slot) {
         List<Claim> answer = new ArrayList<>();
         List<Claim> moved = new ArrayList<>();
         Map<Claim, Instant> next = new HashMap<>();
@@ -271,12 +293,15 @@ final class DueClaims {
         }
         lock.lock();
         try {
+            won.forEach(claim -> tally(claim, true));
+            refused.forEach(claim -> tally(claim, false));
+            double contestOdds = EvenShare.contestOdds(lastClaims.size(), held, replicas.getAsInt());
             next.forEach((claim, instant) -> {
                 // Checked under the lock its withdrawal takes: a loop stopping now finds the claim registered.
                 if (!claim.scope.isCancelled()) {
                     boolean wasPutOff = claim.putOff;
                     claim.slot = instant;
-                    claim.putOff = !contest.getAsBoolean();
+                    claim.putOff = contestOdds == 0 || ThreadLocalRandom.current().nextDouble() >= contestOdds;
                     if (register(claim)) {
                         moved.add(claim);
                         return;
@@ -318,7 +343,7 @@ final class DueClaims {
                     // An earlier instant registered meanwhile is waited for instead, from the top.
                     if (!pending.isEmpty() && pending.firstKey().equals(first)) {
                         if (wait.isZero()) {
-                            send(first.slot(), pending.pollFirstEntry().getValue());
+                            send(first, pending.pollFirstEntry().getValue());
                         } else {
                             // Cut short by a claim for an earlier instant, or by the replica stopping.
                             changed.awaitNanos(wait.toNanos());
@@ -404,31 +429,44 @@ final class DueClaims {
     }
 
     /**
-     * Sends the claims of {@code slot}, now due, with the statements built ahead when they still fit,
-     * else built now off the lock; the lock held.
+     * Sends the claims due at {@code due}, with the statements built ahead when they still fit, else
+     * built now off the lock; claims put off once the claims sent at their instant have returned. The
+     * lock held.
      */
-    private void send(Instant slot, Gathering gathering) {
+    private void send(Due due, Gathering gathering) {
+        Instant slot = due.slot();
         Map<String, Claim> claims = gathering.claims;
-        if (gathering.isPrepared()) {
-            sendParts(slot, gathering.prepared.statements(), claims);
+        SlotClaims built = gathering.isPrepared() ? gathering.prepared.statements() : null;
+        List<String> names = built == null ? new ArrayList<>(claims.keySet()) : List.of();
+        CompletableFuture<Void> returned;
+        if (built != null && gathering.after.isDone()) {
+            returned = sendParts(slot, built, claims);
         } else {
-            List<String> names = new ArrayList<>(claims.keySet());
-            startSender(() -> {
-                SlotClaims statements;
+            returned = gathering.after.exceptionally(failure -> null).thenComposeAsync(ignored -> {
                 try {
-                    statements = leases.prepareSlotClaims(slot, names);
+                    return sendParts(slot, built != null ? built : leases.prepareSlotClaims(slot, names), claims);
                 } catch (RuntimeException | Error e) {
                     claims.values().forEach(claim -> claim.answer.completeExceptionally(e));
-                    return;
+                    return CompletableFuture.<Void>completedFuture(null);
                 }
-                sendParts(slot, statements, claims);
-            });
+            }, DueClaims::startSender);
+        }
+        Gathering putOff = due.at().equals(slot) ? pending.get(Due.of(slot, true)) : null;
+        if (putOff != null) {
+            putOff.after = returned;
         }
     }
 
-    /** Sends each statement of {@code statements} from a thread of its own, so that the rounds of each start as it returns. */
-    private void sendParts(Instant slot, SlotClaims statements, Map<String, Claim> claims) {
-        statements.parts().forEach(part -> startSender(() -> sendPart(slot, part, claims)));
+    /**
+     * Sends each statement of {@code statements} from a thread of its own, so that the rounds of each
+     * start as it returns.
+     *
+     * @return completes once every statement has returned and its answers are handed on
+     */
+    private CompletableFuture<Void> sendParts(Instant slot, SlotClaims statements, Map<String, Claim> claims) {
+        return CompletableFuture.allOf(statements.parts().stream()
+                .map(part -> CompletableFuture.runAsync(() -> sendPart(slot, part, claims), DueClaims::startSender))
+                .toArray(CompletableFuture[]::new));
     }
 
     /**
@@ -452,13 +490,10 @@ final class DueClaims {
                 result.answered().forEach((name, handle) -> handle.ifPresent(
                         h -> claims.get(name).answer.complete(DueAnswer.of(slot, handle))));
                 result.failed().forEach((name, failed) -> claims.get(name).answer.complete(DueAnswer.failed(slot, failed)));
+                List<Claim> won = new ArrayList<>();
                 List<Claim> refused = new ArrayList<>();
-                result.answered().forEach((name, handle) -> {
-                    if (handle.isEmpty()) {
-                        refused.add(claims.get(name));
-                    }
-                });
-                moveOn(refused, slot);
+                result.answered().forEach((name, handle) -> (handle.isEmpty() ? refused : won).add(claims.get(name)));
+                settle(won, refused, slot);
             });
             // A name left unanswered would be the batch's bug: its loop fails rather than waits forever.
             names.stream().filter(name -> !answered.contains(name)).forEach(name -> claims.get(name).answer

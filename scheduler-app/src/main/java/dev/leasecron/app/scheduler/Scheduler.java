@@ -15,7 +15,7 @@ import org.slf4j.event.Level;
 /**
  * The replicated scheduler: a loop per job on virtual threads (a cluster-wide job waiting for its
  * next instant holds no thread: thousands of jobs cost thousands of claims waiting in a map), one
- * rerun sweep, and a shutdown that stops claiming at once, lets running rounds end within a grace and
+ * rerun sweep, a census of the replicas sharing the jobs, and a shutdown that stops claiming at once, lets running rounds end within a grace and
  * cuts the rest short so a peer runs them again.
  */
 public final class Scheduler {
@@ -27,6 +27,7 @@ public final class Scheduler {
     private final LeaseScope claiming = LeaseScope.root();
     /** Ends when the rounds still running after the shutdown grace are cut short. */
     private final LeaseScope rounds = LeaseScope.root();
+    private final ReplicaCensus census;
     private final SharedStatements shared;
     private final RoundRunner roundRunner;
     private final LocalRounds localRounds;
@@ -41,8 +42,9 @@ public final class Scheduler {
         this.leases = leases;
         this.clock = new DueClock(leases);
         this.listener = listener;
-        this.shared = batched ? SharedStatements.batched(leases, clock, claiming)
-                : SharedStatements.singleRow(leases, clock, claiming);
+        this.census = new ReplicaCensus(leases, () -> clusterJobs.keySet(), claiming);
+        this.shared = batched ? SharedStatements.batched(leases, clock, claiming, census::replicas)
+                : SharedStatements.singleRow(leases, clock, claiming, census::replicas);
         this.roundRunner = new RoundRunner(leases, shared, transactions, rounds, clock, listener, inFlight);
         this.localRounds = new LocalRounds(rounds, transactions, leases.instance(), listener, inFlight);
     }
@@ -57,9 +59,10 @@ public final class Scheduler {
         return new Scheduler(leases, transactions, listener, false);
     }
 
-    /** Starts the jobs and the rerun sweep. */
+    /** Starts the jobs, the rerun sweep and the census of the replicas sharing the jobs. */
     public synchronized void start(Collection<ScheduledJob> jobs) {
         apply(jobs);
+        census.start();
         RerunSweep sweep = new RerunSweep(leases, roundRunner, () -> clusterJobs, claiming);
         Thread.ofVirtual().name("rerun-sweep").start(sweep::run);
     }

@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 import java.util.stream.Collectors;
 
 /**
@@ -50,11 +51,11 @@ final class SharedStatements {
     private final Coalescer<Handle, Boolean> releases;
     private final SerialEndings endings = new SerialEndings("round-endings");
 
-    private SharedStatements(Leases leases, DueClock clock, LeaseScope claiming, boolean shared) {
+    private SharedStatements(Leases leases, DueClock clock, LeaseScope claiming, IntSupplier replicas, boolean shared) {
         this.leases = leases;
         this.clock = clock;
         this.shared = shared;
-        this.dueClaims = new DueClaims(leases, clock, claiming);
+        this.dueClaims = new DueClaims(leases, clock, claiming, replicas);
         this.claims = Coalescer.inParts("claim-batch", WINDOW, (asked, part) -> claim(leases, asked, part));
         this.finishes = new Coalescer<>("finish-batch", WINDOW, asked -> finish(leases, asked));
         this.releases = new Coalescer<>("release-batch", WINDOW, leases::releaseAll);
@@ -65,14 +66,15 @@ final class SharedStatements {
      * sent as it comes due.
      *
      * @param claiming ends when the replica stops claiming
+     * @param replicas how many replicas share the jobs claimed, this one included ({@link ReplicaCensus})
      */
-    static SharedStatements batched(Leases leases, DueClock clock, LeaseScope claiming) {
-        return new SharedStatements(leases, clock, claiming, true);
+    static SharedStatements batched(Leases leases, DueClock clock, LeaseScope claiming, IntSupplier replicas) {
+        return new SharedStatements(leases, clock, claiming, replicas, true);
     }
 
     /** Every call is its single-row statement, sent at once: one statement per job and step. */
-    static SharedStatements singleRow(Leases leases, DueClock clock, LeaseScope claiming) {
-        return new SharedStatements(leases, clock, claiming, false);
+    static SharedStatements singleRow(Leases leases, DueClock clock, LeaseScope claiming, IntSupplier replicas) {
+        return new SharedStatements(leases, clock, claiming, replicas, false);
     }
 
     /**

@@ -10,7 +10,10 @@ import dev.leasecron.lease.Leases;
 import dev.leasecron.lease.sql.LeaseRow;
 import dev.leasecron.lease.testing.BorrowCounting;
 import dev.leasecron.lease.testing.TestDatabase;
+import dev.leasecron.lease.testing.TestDatabases;
 import dev.leasecron.lease.testing.TestTimings;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -27,6 +30,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class DueClaimsTest {
     private final LeaseScope claiming = LeaseScope.root();
@@ -42,7 +46,7 @@ class DueClaimsTest {
     }
 
     private DueClaims dueClaims(Leases leases) {
-        return new DueClaims(leases, new DueClock(leases), claiming);
+        return new DueClaims(leases, new DueClock(leases), claiming, () -> 1);
     }
 
     /** Another replica ran {@code slot} under {@code name} already: this replica's claim of it is refused. */
@@ -168,7 +172,7 @@ class DueClaimsTest {
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void aClaimRefusedAtTheInstantBeforeGoesOutAfterTheClaimsOfTheReplicaThatWonIt(TestDatabase db) throws Exception {
         Leases leases = leases(db);
-        DueClaims claims = new DueClaims(leases, new DueClock(leases), claiming, () -> false);
+        DueClaims claims = dueClaims(leases);
         String name = TestDatabase.uniqueName("put-off");
         Instant first = leases.readDatabaseClock().plusSeconds(1).truncatedTo(ChronoUnit.SECONDS);
         aPeerRan(db, name, first);
@@ -181,6 +185,48 @@ class DueClaimsTest {
         long claimedAtMs = row.expiresAtMs() - TestTimings.FAST.leaseDuration().toMillis();
         long after = claimedAtMs - second.toEpochMilli();
         assertTrue(after >= DueClaims.AFTER_REFUSAL.toMillis(), "claimed " + after + " ms after its instant, by the database clock");
+    }
+
+    /** Row locks another transaction holds: the database servers. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"postgres", "mariadb"})
+    void aClaimPutOffGoesOutOnlyOnceTheClaimsOfItsInstantHaveReturned(String kind) throws Exception {
+        TestDatabase db = TestDatabases.of(kind);
+        Leases leases = leases(db);
+        DueClaims claims = dueClaims(leases);
+        String kept = TestDatabase.uniqueName("kept");
+        String putOff = TestDatabase.uniqueName("put-off");
+        Instant first = leases.readDatabaseClock().plusSeconds(1).truncatedTo(ChronoUnit.SECONDS);
+        Instant second = first.plusSeconds(1);
+        aPeerRan(db, putOff, first);
+        CompletableFuture<DueAnswer> putOffAnswer = claimFromLoop(claims, putOff, first, LeaseScope.root());
+        DueAnswer keptFirst = claimFromLoop(claims, kept, first, LeaseScope.root()).get(10, TimeUnit.SECONDS);
+        keptFirst.won().orElseThrow().finish(first);
+
+        CompletableFuture<DueAnswer> keptSecond;
+        Instant released;
+        try (Connection c = db.pool(2).getConnection()) {
+            // The claim of `kept` at the second instant waits for this lock, and so its statement's return.
+            c.setAutoCommit(false);
+            try (PreparedStatement lock = c.prepareStatement("SELECT name FROM gst_leases WHERE name = ? FOR UPDATE")) {
+                lock.setString(1, kept);
+                lock.executeQuery().close();
+            }
+            keptSecond = claimFromLoop(claims, kept, second, LeaseScope.root());
+            Instant pastPutOff = second.plus(DueClaims.AFTER_REFUSAL).plusMillis(300);
+            await().atMost(Duration.ofSeconds(5)).until(() -> leases.readDatabaseClock().isAfter(pastPutOff));
+            assertFalse(putOffAnswer.isDone(), "the claim put off waits for the claims of its instant");
+            released = leases.readDatabaseClock();
+            c.commit();
+        }
+
+        assertTrue(keptSecond.get(10, TimeUnit.SECONDS).won().isPresent());
+        DueAnswer answer = putOffAnswer.get(10, TimeUnit.SECONDS);
+        assertEquals(second, answer.slot());
+        assertTrue(answer.won().isPresent(), "nobody else claims it");
+        long claimedAtMs = leases.rows(List.of(putOff)).getFirst().expiresAtMs() - TestTimings.FAST.leaseDuration().toMillis();
+        assertTrue(claimedAtMs >= released.toEpochMilli(), "claimed " + (released.toEpochMilli() - claimedAtMs)
+                + " ms before the claims of its instant returned");
     }
 
     @ParameterizedTest(name = "{0}")
