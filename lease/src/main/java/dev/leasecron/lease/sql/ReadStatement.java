@@ -26,11 +26,14 @@ final class ReadStatement {
                         r.value7(), r.value8(), r.value9()));
     }
 
-    /** The instances that claimed, under one of {@code names}, an instant at most {@code withinMs} before the database's now. */
+    /**
+     * The instances that claimed, under one of {@code names}, an instant at most {@code withinMs}
+     * before the database's now.
+     */
     static Set<String> claimingInstances(Sql sql, Collection<String> names, long withinMs) {
         Set<String> instances = new HashSet<>();
         if (sql.dialect() == Dialect.POSTGRES) {
-            // Every job's name, at the census's cadence: one array value, as the rerun sweep sends them.
+            // Every job's name: one array value on PostgreSQL, rather than a value bound per name.
             new BatchStatement().sql("SELECT DISTINCT instance FROM gst_leases WHERE name = ANY(")
                     .textArray(names)
                     .sql(") AND slot_ms >= " + sql.nowSql() + " - " + withinMs)

@@ -15,8 +15,8 @@ import org.slf4j.event.Level;
 /**
  * The replicated scheduler: a loop per job on virtual threads (a cluster-wide job waiting for its
  * next instant holds no thread: thousands of jobs cost thousands of claims waiting in a map), one
- * rerun sweep, a census of the replicas sharing the jobs, and a shutdown that stops claiming at once, lets running rounds end within a grace and
- * cuts the rest short so a peer runs them again.
+ * rerun sweep, a census of the replicas sharing the jobs, and a shutdown that stops claiming at once,
+ * lets running rounds end within a grace and cuts the rest short so a peer runs them again.
  */
 public final class Scheduler {
     private final Leases leases;
