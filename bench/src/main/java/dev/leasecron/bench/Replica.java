@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import javax.management.JMException;
+import javax.management.ObjectName;
 
 /**
  * One replica of a cell in a JVM of its own, as a deployed replica is: its collector, its JIT and its
@@ -103,9 +105,16 @@ public final class Replica {
         System.out.flush();
     }
 
-    private static long heapAfterGc() throws InterruptedException {
+    /**
+     * Heap in use after full collections. Not {@code System.gc()}: under the replicas'
+     * {@code -XX:+ExplicitGCInvokesConcurrent} it is a young collection and a concurrent cycle, which
+     * leave the old generation's dead objects in place; a class histogram collects the whole heap.
+     */
+    private static long heapAfterGc() throws JMException, InterruptedException {
+        ObjectName diagnostics = new ObjectName("com.sun.management:type=DiagnosticCommand");
         for (int i = 0; i < 3; i++) {
-            System.gc();
+            ManagementFactory.getPlatformMBeanServer().invoke(diagnostics, "gcClassHistogram",
+                    new Object[] {new String[0]}, new String[] {String[].class.getName()});
             Thread.sleep(200);
         }
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();

@@ -47,6 +47,10 @@ final class ReplicaProcess {
                 // A fixed heap, as a service is deployed: left to grow and shrink, G1 shrinks it to a
                 // few tens of MiB between bursts and then collects in nearly every burst.
                 "-XX:+UseG1GC", "-Xms1g", "-Xmx1g", "--enable-native-access=ALL-UNNAMED",
+                // leasecron's image flags, for all four alike: System.gc() a young collection and a
+                // concurrent cycle (leasecron collects between instants with it), and the JIT's
+                // thresholds a tenth, so the code of a burst is compiled within its first instants.
+                "-XX:+ExplicitGCInvokesConcurrent", "-XX:CompileThresholdScaling=0.1",
                 // The pauses, to tell an instant the collector held up from one the scheduler did.
                 "-Xlog:gc:file=" + out + "-gc.log:time",
                 "-Dlogback.configurationFile=bench-logback.xml",

@@ -43,8 +43,9 @@ public final class Scheduler {
         this.clock = new DueClock(leases);
         this.listener = listener;
         this.census = new ReplicaCensus(leases, () -> clusterJobs.keySet(), claiming);
-        this.shared = batched ? SharedStatements.batched(leases, clock, claiming, census::replicas)
-                : SharedStatements.singleRow(leases, clock, claiming, census::replicas);
+        QuietCollection quiet = QuietCollection.forThisJvm();
+        this.shared = batched ? SharedStatements.batched(leases, clock, claiming, census::replicas, quiet)
+                : SharedStatements.singleRow(leases, clock, claiming, census::replicas, quiet);
         this.roundRunner = new RoundRunner(leases, shared, transactions, rounds, clock, listener, inFlight);
         this.localRounds = new LocalRounds(rounds, transactions, leases.instance(), listener, inFlight);
     }

@@ -40,7 +40,7 @@ class RoundRunnerTest {
         DataSource pool = db.pool(4);
         leases = db.leases(TestTimings.FAST, pool);
         DueClock clock = new DueClock(leases);
-        runner = new RoundRunner(leases, SharedStatements.batched(leases, clock, claiming, () -> 1),
+        runner = new RoundRunner(leases, SharedStatements.batched(leases, clock, claiming, () -> 1, QuietCollection.OFF),
                 new GuardedTransactions(leases, pool, Map.of()), rounds, clock, RoundListener.NONE, inFlight);
     }
 
