@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class QuietCollectionTest {
@@ -54,6 +55,11 @@ class QuietCollectionTest {
 
     private final FakeHeap heap = new FakeHeap();
     private final QuietCollection quiet = new QuietCollection(heap);
+
+    @AfterEach
+    void endCollections() {
+        heap.release.countDown();
+    }
 
     @Test
     void collectsWhenTheYoungGenerationHasLessRoomThanTwiceWhatTheLastPeriodAllocated() {
