@@ -45,9 +45,16 @@ echo "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1
 
 if [ "${BENCH_SKIP_BUILD:-}" != 1 ] || [ ! -f bench/target/classpath.txt ]; then
   ./mvnw -B -ntp -q -pl bench -am package -DskipTests
+  # The sustained cells run the daemon as deployed, with the example plugin as the jobs' type: it is
+  # built on its own against the installed jobs API, as a plugin author builds one.
+  ./mvnw -B -ntp -q -N install
+  ./mvnw -B -ntp -q -pl jobs-api install -DskipTests
+  ./mvnw -B -ntp -q -f examples/hello-plugin/pom.xml package
+  mkdir -p bench/target/plugins
+  cp examples/hello-plugin/target/hello-plugin-*.jar bench/target/plugins/
 fi
 
 java -cp "bench/target/classes:$(cat bench/target/classpath.txt)" dev.leasecron.bench.Bench \
   --url "jdbc:postgresql://127.0.0.1:$BENCH_PG_PORT/bench" --user postgres \
   --pgdata "$PG_DIR/data" --pg-version "$("$PG_BIN/postgres" --version | awk '{print $3}')" \
-  --jar scheduler-app/target/leasecron.jar "$@"
+  --jar scheduler-app/target/leasecron.jar --plugins bench/target/plugins "$@"

@@ -25,6 +25,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Bench {
     static final List<String> ALL = List.of("leasecron", "shedlock", "db-scheduler", "quartz");
+    /** leasecron with the image's JVM flags and with plain {@code java -jar}; db-scheduler polling every 100 ms and 1 s. */
+    static final List<String> SUSTAINED = List.of("leasecron", "leasecron-plain", "db-scheduler-100ms", "db-scheduler", "shedlock",
+            "quartz");
 
     public static void main(String[] args) throws Exception {
         Map<String, String> a = Args.parse(args);
@@ -69,7 +72,9 @@ public final class Bench {
         }
         run.put("cells", cells);
         run.put("failover", failovers);
-        for (int i = 0; i < jobCounts.size(); i++) {
+        sustained(a, run, work, out);
+        boolean bursts = Boolean.parseBoolean(a.getOrDefault("bursts", "true"));
+        for (int i = 0; bursts && i < jobCounts.size(); i++) {
             int jobs = jobCounts.get(i);
             int period = periods.get(Math.min(i, periods.size() - 1));
             int warmup = warmups.get(Math.min(i, warmups.size() - 1));
@@ -106,6 +111,70 @@ public final class Bench {
         System.out.println("wrote " + out.resolve("RESULTS.md"));
     }
 
+    /**
+     * The sustained cells and the ceiling search: for each scheduler, M jobs every second at R replicas
+     * for M in {@code --sustained} steps, up to the first step that is not clean (an instant not run, one
+     * run twice, or p99 fire delay over 1 s); its ceiling is the last clean step. Then leasecron is
+     * offered twice its ceiling, to show what overload does.
+     */
+    private static void sustained(Map<String, String> a, Map<String, Object> run, Path work, Path out) throws Exception {
+        String stepsArg = a.getOrDefault("sustained", "500,1000,2000,4000,8000");
+        if (stepsArg.equals("none")) {
+            return;
+        }
+        List<Integer> steps = ints(stepsArg);
+        List<String> schedulers = List.of(a.getOrDefault("sustained-schedulers", String.join(",", SUSTAINED)).split(","));
+        int replicas = Integer.parseInt(a.getOrDefault("sustained-replicas", "3"));
+        int warmup = Integer.parseInt(a.getOrDefault("sustained-warmup", "25"));
+        int seconds = Integer.parseInt(a.getOrDefault("sustained-seconds", "30"));
+        boolean overload = Boolean.parseBoolean(a.getOrDefault("overload", "true"));
+        List<Map<String, Object>> cells = new ArrayList<>();
+        Map<String, Object> ceilings = new LinkedHashMap<>();
+        run.put("sustained", cells);
+        run.put("ceilings", ceilings);
+        run.put("sustained_workload", Map.of("replicas", replicas, "warmup_s", warmup, "measured_s", seconds, "steps", steps));
+        for (String scheduler : schedulers) {
+            int ceiling = 0;
+            for (int jobs : steps) {
+                Map<String, Object> cell = sustainedCell(a, scheduler, jobs, replicas, warmup, seconds, work);
+                cells.add(cell);
+                save(out, run);
+                if (!Boolean.TRUE.equals(cell.get("clean"))) {
+                    break;
+                }
+                ceiling = jobs;
+            }
+            ceilings.put(scheduler, ceiling);
+            if (overload && scheduler.startsWith(LeasecronContender.NAME)) {
+                Map<String, Object> cell = sustainedCell(a, scheduler, 2 * Math.max(ceiling, steps.getFirst()), replicas, warmup,
+                        seconds, work);
+                cell.put("overload_of", ceiling);
+                cells.add(cell);
+            }
+            save(out, run);
+        }
+    }
+
+    private static Map<String, Object> sustainedCell(Map<String, String> a, String scheduler, int jobs, int replicas, int warmup,
+            int seconds, Path work) throws Exception {
+        System.out.printf(Locale.ROOT, "%s: sustained, %s, %,d jobs every second, %d replica(s)...%n", Instant.now(), scheduler,
+                jobs, replicas);
+        Map<String, Object> cell = runSustained(a, scheduler, jobs, replicas, warmup, seconds, work);
+        cell.put("clean", clean(cell));
+        System.out.println("  " + cell);
+        return cell;
+    }
+
+    /** No instant left out, none run twice, p99 fire delay within 1 s. */
+    static boolean clean(Map<String, Object> cell) {
+        return !cell.containsKey("error") && number(cell, "not_run") == 0 && number(cell, "duplicates") == 0
+                && cell.get("delay_p99_ms") instanceof Number p99 && p99.doubleValue() <= 1000;
+    }
+
+    private static double number(Map<String, Object> cell, String key) {
+        return cell.get(key) instanceof Number n ? n.doubleValue() : Double.NaN;
+    }
+
     /** Writes results.json and RESULTS.md with what is measured so far. */
     private static void save(Path out, Map<String, Object> run) throws IOException {
         run.put("load_at_end", Machine.loadAverage());
@@ -127,20 +196,46 @@ public final class Bench {
 
     private static Map<String, Object> runCell(Map<String, String> a, String scheduler, int jobs, int replicas, int period,
             int warmup, int instants, Path work) throws Exception {
-        Path result = work.resolve(scheduler + "-" + jobs + "-" + replicas + ".json");
-        Path log = work.resolve(scheduler + "-" + jobs + "-" + replicas + ".log");
         // The cell's own JVM only coordinates: each replica runs in a JVM of its own (ReplicaProcess).
+        List<String> args = new ArrayList<>(List.of("--period", Integer.toString(period), "--warmup", Integer.toString(warmup),
+                "--instants", Integer.toString(instants)));
+        long timeout = 180 + (long) (warmup + instants + 2) * period + jobs / 20;
+        return runProcess(a, Cell.class, scheduler, jobs, replicas, args, work.resolve(scheduler + "-" + jobs + "-" + replicas), timeout);
+    }
+
+    /**
+     * A sustained cell: every job due every second. leasecron runs as deployed ({@link DaemonCell}: the
+     * daemon's jar, its logs and plugin); a peer in {@link Cell}'s replicas on plain G1 with its INFO logs
+     * and one line per task body into a file.
+     */
+    static Map<String, Object> runSustained(Map<String, String> a, String scheduler, int jobs, int replicas, int warmup,
+            int seconds, Path work) throws Exception {
+        Path base = work.resolve("sustained-" + scheduler + "-" + jobs + "-" + replicas);
+        long timeout = 240 + warmup + seconds + jobs / 50;
+        if (scheduler.startsWith(LeasecronContender.NAME)) {
+            return runProcess(a, DaemonCell.class, scheduler, jobs, replicas, List.of("--warmup", Integer.toString(warmup),
+                    "--seconds", Integer.toString(seconds), "--jar", a.getOrDefault("jar", "scheduler-app/target/leasecron.jar"),
+                    "--plugins", a.getOrDefault("plugins", "bench/target/plugins")), base, timeout);
+        }
+        Map<String, Object> cell = runProcess(a, Cell.class, scheduler, jobs, replicas, List.of("--period", "1", "--warmup",
+                Integer.toString(warmup), "--instants", Integer.toString(seconds), "--log", "info", "--jvm", "plain"), base, timeout);
+        cell.put("sustained", true);
+        return cell;
+    }
+
+    private static Map<String, Object> runProcess(Map<String, String> a, Class<?> main, String scheduler, int jobs, int replicas,
+            List<String> args, Path base, long timeout) throws Exception {
+        Path result = Path.of(base + ".json");
+        Path log = Path.of(base + ".log");
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-Dlogback.configurationFile=bench-logback.xml", "-cp", System.getProperty("java.class.path"), Cell.class.getName(),
+                "-Xmx256m", "-Dlogback.configurationFile=bench-logback.xml", "-cp", System.getProperty("java.class.path"), main.getName(),
                 "--scheduler", scheduler, "--jobs", Integer.toString(jobs), "--replicas", Integer.toString(replicas),
-                "--period", Integer.toString(period), "--warmup", Integer.toString(warmup),
-                "--instants", Integer.toString(instants),
                 "--url", a.get("url"), "--user", a.getOrDefault("user", "postgres"), "--out", result.toString()));
+        cmd.addAll(args);
         if (a.containsKey("pgdata")) {
             cmd.addAll(List.of("--pgdata", a.get("pgdata")));
         }
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        long timeout = 180 + (long) (warmup + instants + 2) * period + jobs / 20;
         Map<String, Object> cell;
         if (!p.waitFor(timeout, TimeUnit.SECONDS)) {
             p.destroyForcibly();

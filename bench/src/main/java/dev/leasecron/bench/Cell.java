@@ -87,7 +87,7 @@ public final class Cell {
             result.put("period_s", period);
             result.put("warmup_instants", warmupInstants);
             result.put("instants", instants);
-            result.putAll(delays(fires, firstMeasured, lastMeasured, jobs, instants));
+            result.putAll(delays(fires, firstMeasured, lastMeasured, jobs, instants, period == 1));
             long roundsInWindow = sum(counters, "rounds");
             result.put("rounds_in_window", roundsInWindow);
             result.put("statements_in_window", sum(counters, "statements"));
@@ -118,7 +118,8 @@ public final class Cell {
         return counters.stream().mapToLong(c -> ((Number) c.get(key)).longValue()).sum();
     }
 
-    private static Map<String, Object> delays(List<Recorder.Fire> fires, long first, long last, int jobs, int instants) {
+    private static Map<String, Object> delays(List<Recorder.Fire> fires, long first, long last, int jobs, int instants,
+            boolean sustained) {
         Map<Long, List<Long>> byInstant = new HashMap<>();
         Set<Long> unique = new HashSet<>();
         for (Recorder.Fire f : fires) {
@@ -136,11 +137,13 @@ public final class Cell {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("rounds", rounds);
         m.put("expected_rounds", (long) jobs * instants);
+        m.put("not_run", (long) jobs * instants - rounds);
         m.put("delay_p50_ms", quantile(all, 0.50));
         m.put("delay_p99_ms", quantile(all, 0.99));
         m.put("delay_max_ms", all.length == 0 ? null : all[all.length - 1] / 1000.0);
-        // A burst of M rounds drains in its slowest round's delay: rounds per second cluster-wide.
-        m.put("rounds_per_s", drainSeconds == 0 ? null : rounds / drainSeconds);
+        // A burst of M rounds drains in its slowest round's delay: rounds per second cluster-wide. Due
+        // every second, the rate is what the instants held.
+        m.put("rounds_per_s", drainSeconds == 0 ? null : sustained ? rounds / (double) instants : rounds / drainSeconds);
         Map<String, Object> perInstant = new java.util.TreeMap<>();
         byInstant.forEach((instant, d) -> perInstant.put(java.time.Instant.ofEpochMilli(instant).toString(),
                 d.size() + " rounds, slowest " + d.stream().mapToLong(Long::longValue).max().orElse(0) / 1000 + " ms"));

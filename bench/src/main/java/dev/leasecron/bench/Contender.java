@@ -30,10 +30,11 @@ interface Contender {
             case LeasecronContender.NAME -> new LeasecronContender(false);
             case LeasecronContender.SINGLE_ROW -> new LeasecronContender(true);
             case "shedlock" -> new ShedLockContender();
-            case "db-scheduler" -> new DbSchedulerContender();
+            case "db-scheduler" -> new DbSchedulerContender(DbSchedulerContender.DEFAULT_POLLING);
+            case "db-scheduler-100ms" -> new DbSchedulerContender(java.time.Duration.ofMillis(100));
             case "quartz" -> new QuartzContender();
             default -> throw new IllegalArgumentException("unknown scheduler " + name
-                    + " (leasecron, leasecron-single-row, shedlock, db-scheduler, quartz)");
+                    + " (leasecron, leasecron-single-row, shedlock, db-scheduler, db-scheduler-100ms, quartz)");
         };
     }
 }

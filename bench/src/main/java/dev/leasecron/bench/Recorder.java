@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a replica's no-op task reports when its body starts: the job and the scheduled instant. The fire
@@ -26,6 +28,9 @@ final class Recorder {
         }
     }
 
+    /** The task's own line, as the example plugin's {@code hello} writes one; off (WARN) in burst cells. */
+    private static final Logger TASK = LoggerFactory.getLogger("bench.task");
+
     private final DbClock clock;
     /** Every fire, duplicates included: the cell tells them apart across its replicas. */
     final ConcurrentLinkedQueue<Fire> fires = new ConcurrentLinkedQueue<>();
@@ -40,6 +45,7 @@ final class Recorder {
         long instantMs = instant.toEpochMilli();
         started.increment();
         fires.add(new Fire(job, instantMs, nowMicros - instantMs * 1000));
+        TASK.info("hello from job-{}: instant={}", job, instant);
     }
 
     /** The jobs of {@code instantMs} that started here, each counted once. */

@@ -46,14 +46,20 @@ final class ReplicaProcess {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 // A fixed heap, as a service is deployed: left to grow and shrink, G1 shrinks it to a
                 // few tens of MiB between bursts and then collects in nearly every burst.
-                "-XX:+UseG1GC", "-Xms1g", "-Xmx1g", "--enable-native-access=ALL-UNNAMED",
-                // leasecron's image flags, for all four alike: System.gc() a young collection and a
-                // concurrent cycle (leasecron collects between instants with it), and the JIT's
-                // thresholds a tenth, so the code of a burst is compiled within its first instants.
-                "-XX:+ExplicitGCInvokesConcurrent", "-XX:CompileThresholdScaling=0.1",
+                "-XX:+UseG1GC", "-Xms1g", "-Xmx1g", "--enable-native-access=ALL-UNNAMED"));
+        if (!"plain".equals(a.get("jvm"))) {
+            // leasecron's image flags, for all four alike: System.gc() a young collection and a
+            // concurrent cycle (leasecron collects between instants with it), and the JIT's
+            // thresholds a tenth, so the code of a burst is compiled within its first instants.
+            cmd.addAll(List.of("-XX:+ExplicitGCInvokesConcurrent", "-XX:CompileThresholdScaling=0.1"));
+        }
+        // Burst cells: WARN to stderr for all four. Sustained cells: INFO into a file, each task one line.
+        boolean info = "info".equals(a.get("log"));
+        cmd.addAll(List.of(
                 // The pauses, to tell an instant the collector held up from one the scheduler did.
                 "-Xlog:gc:file=" + out + "-gc.log:time",
-                "-Dlogback.configurationFile=bench-logback.xml",
+                "-Dlogback.configurationFile=" + (info ? "bench-logback-info.xml" : "bench-logback.xml"),
+                "-Dbench.log=" + out + "-app.log",
                 "-cp", System.getProperty("java.class.path"), Replica.class.getName(),
                 "--scheduler", scheduler, "--replica", Integer.toString(replica), "--jobs", Integer.toString(jobs),
                 "--period", Integer.toString(period), "--url", a.get("url"), "--user", a.getOrDefault("user", "postgres"),

@@ -1,0 +1,178 @@
+package dev.leasecron.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A sustained cell of leasecron as deployed: R replicas, each the shaded jar's {@code run} in a JVM of its
+ * own ({@link DaemonReplica}), M jobs of the example plugin's type {@code hello} all on
+ * {@code * * * * * *}, so M rounds are due every second for as long as the cell runs. After
+ * {@code --warmup} seconds, {@code --seconds} instants are measured; the cell then stops the replicas
+ * with SIGTERM and judges from their logs alone, as an operator would: every {@code round.start} of a
+ * measured instant (its {@code fire_delay_ms}), the instants no replica ran, those run twice, and every
+ * WARN or ERROR event. CPU is each replica's process and the benchmark PostgreSQL's over the same seconds.
+ */
+public final class DaemonCell {
+    private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> a = Args.parse(args);
+        String scheduler = a.get("scheduler");
+        int jobs = Integer.parseInt(a.get("jobs"));
+        int replicas = Integer.parseInt(a.get("replicas"));
+        int warmup = Integer.parseInt(a.getOrDefault("warmup", "25"));
+        int seconds = Integer.parseInt(a.getOrDefault("seconds", "30"));
+        Path out = Path.of(a.get("out"));
+        Path pgData = a.containsKey("pgdata") ? Path.of(a.get("pgdata")) : null;
+        boolean image = !scheduler.endsWith("-plain");
+        List<String> flags = image ? DaemonReplica.IMAGE_FLAGS : DaemonReplica.PLAIN_FLAGS;
+
+        HikariDataSource admin = Cell.pool(a, "admin", 2);
+        new LeasecronContender(false).prepareSchema(admin);
+        DbClock clock = DbClock.sync(admin);
+        String base = out.getFileName().toString().replaceFirst("\\.json$", "");
+        List<DaemonReplica> daemons = new ArrayList<>();
+        try {
+            for (int r = 0; r < replicas; r++) {
+                daemons.add(DaemonReplica.start(Path.of(a.get("jar")), Path.of(a.get("plugins")), flags, a.get("url"),
+                        a.getOrDefault("user", "postgres"), r, jobs, "* * * * * *", out.resolveSibling(base + "-r" + r)));
+            }
+            long startDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60 + jobs / 100);
+            for (DaemonReplica d : daemons) {
+                while (!d.started()) {
+                    if (!d.alive() || System.nanoTime() > startDeadline) {
+                        throw new IllegalStateException("replica did not start; see " + d.log + " and its .err");
+                    }
+                    Thread.sleep(100);
+                }
+            }
+            long first = (clock.nowMs() / 1000 + warmup + 1) * 1000;
+            long last = first + (seconds - 1) * 1000L;
+            // CPU over exactly the measured seconds, each taken half a second before its instant.
+            Cell.sleepUntil(clock, first - 500);
+            long[] cpuBefore = daemons.stream().mapToLong(DaemonReplica::cpuMillis).toArray();
+            long dbBefore = pgData == null ? 0 : PostgresCpu.millis(pgData);
+            Cell.sleepUntil(clock, last + 500);
+            long[] cpuAfter = daemons.stream().mapToLong(DaemonReplica::cpuMillis).toArray();
+            long dbAfter = pgData == null ? 0 : PostgresCpu.millis(pgData);
+            // A round later than this is counted as not run: the ceiling's bar is p99 within 1 s anyway.
+            Cell.sleepUntil(clock, last + 5_000);
+            long heapBytes = 0;
+            for (DaemonReplica d : daemons) {
+                heapBytes += heapAfterGc(d);
+            }
+            for (DaemonReplica d : daemons) {
+                d.stop();
+            }
+
+            List<DaemonLog> logs = new ArrayList<>();
+            for (DaemonReplica d : daemons) {
+                logs.add(DaemonLog.read(d.log));
+            }
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("scheduler", scheduler);
+            result.put("jobs", jobs);
+            result.put("replicas", replicas);
+            result.put("period_s", 1);
+            result.put("sustained", true);
+            result.put("warmup_s", warmup);
+            result.put("instants", seconds);
+            result.putAll(judge(logs, first, last, jobs, seconds));
+            long jvmCpu = 0;
+            for (int i = 0; i < daemons.size(); i++) {
+                jvmCpu += cpuAfter[i] - cpuBefore[i];
+            }
+            long rounds = ((Number) result.get("rounds")).longValue();
+            result.put("jvm_cpu_ms_per_1000_rounds", rounds == 0 ? null : jvmCpu * 1000.0 / rounds);
+            result.put("db_cpu_ms_per_1000_rounds", pgData == null || rounds == 0 ? null : (dbAfter - dbBefore) * 1000.0 / rounds);
+            result.put("jvm_cpu_cores", jvmCpu / 1000.0 / seconds);
+            result.put("db_cpu_cores", pgData == null ? null : (dbAfter - dbBefore) / 1000.0 / seconds);
+            result.put("heap_after_gc_mib", heapBytes / (1024.0 * 1024.0));
+            result.put("settings", "the shaded jar's run, " + (image ? "the image's JVM flags " : "plain java -jar ")
+                    + String.join(" ", flags) + "; pool " + Cell.POOL_SIZE + "; jobs of the example plugin's type hello "
+                    + "(one INFO line per round); JSON logs at INFO into a file; /metrics on; judged from the logs");
+            Files.writeString(out, new ObjectMapper().writeValueAsString(result));
+            System.err.println(result);
+        } finally {
+            for (DaemonReplica d : daemons) {
+                d.stop();
+            }
+            admin.close();
+        }
+    }
+
+    private static Map<String, Object> judge(List<DaemonLog> logs, long first, long last, int jobs, int seconds) {
+        Map<Long, Integer> runs = new HashMap<>();
+        List<Long> delays = new ArrayList<>();
+        long reruns = 0;
+        Map<String, Long> warnings = new TreeMap<>();
+        long skipped = 0;
+        long missed = 0;
+        long lines = 0;
+        for (DaemonLog log : logs) {
+            for (DaemonLog.Fire f : log.fires) {
+                if (f.instantMs() < first || f.instantMs() > last) {
+                    continue;
+                }
+                if (f.rerun()) {
+                    reruns++;
+                }
+                if (runs.merge(f.instantMs() * 1_000_000L + f.job(), 1, Integer::sum) == 1) {
+                    delays.add(f.delayMillis());
+                }
+            }
+            log.warnings.forEach((k, v) -> warnings.merge(k, v, Long::sum));
+            skipped += log.skippedInstants;
+            missed += log.missedInstants;
+            lines += log.lines;
+        }
+        long[] sorted = delays.stream().mapToLong(Long::longValue).sorted().toArray();
+        long expected = (long) jobs * seconds;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("rounds", (long) runs.size());
+        m.put("expected_rounds", expected);
+        m.put("not_run", expected - runs.size());
+        m.put("duplicates", runs.values().stream().mapToLong(n -> n - 1).sum());
+        m.put("reruns", reruns);
+        m.put("delay_p50_ms", quantile(sorted, 0.50));
+        m.put("delay_p99_ms", quantile(sorted, 0.99));
+        m.put("delay_max_ms", sorted.length == 0 ? null : (double) sorted[sorted.length - 1]);
+        m.put("rounds_per_s", runs.size() / (double) seconds);
+        m.put("logged_skipped_instants", skipped);
+        m.put("logged_missed_instants", missed);
+        m.put("warnings", warnings);
+        m.put("log_lines", lines);
+        return m;
+    }
+
+    private static Double quantile(long[] sorted, double q) {
+        return sorted.length == 0 ? null : (double) sorted[(int) Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+    }
+
+    /** Heap in use after full collections, from {@code jcmd} (a class histogram collects the whole heap). */
+    private static long heapAfterGc(DaemonReplica d) throws IOException, InterruptedException {
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        String pid = Long.toString(d.pid());
+        for (int i = 0; i < 2; i++) {
+            new ProcessBuilder(jcmd, pid, "GC.class_histogram").redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+        }
+        Process p = new ProcessBuilder(jcmd, pid, "GC.heap_info").redirectErrorStream(true).start();
+        String info = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor();
+        Matcher m = HEAP_USED.matcher(info);
+        return m.find() ? Long.parseLong(m.group(1)) * 1024 : 0;
+    }
+}

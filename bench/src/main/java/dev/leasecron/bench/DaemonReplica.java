@@ -1,0 +1,80 @@
+package dev.leasecron.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One leasecron replica as deployed: {@code java -jar leasecron.jar run} on a jobs file of its own, the
+ * example plugin in its plugins folder, its JSON logs at INFO on stdout into a file (what a container
+ * runtime does with them), its ops port with {@code /metrics} on. Nothing of the daemon is replaced.
+ */
+final class DaemonReplica {
+    /** The image's JVM flags (Dockerfile), its 75 % of memory taken as a 1 GiB heap. */
+    static final List<String> IMAGE_FLAGS = List.of("-XX:+UseG1GC", "-XX:+ExplicitGCInvokesConcurrent",
+            "-XX:CompileThresholdScaling=0.1", "-Xms1g", "-Xmx1g", "-XX:+ExitOnOutOfMemoryError");
+    /** What a user typing {@code java -jar} gets, capped at the same 1 GiB. */
+    static final List<String> PLAIN_FLAGS = List.of("-Xmx1g");
+
+    private final Process process;
+    final Path log;
+
+    private DaemonReplica(Process process, Path log) {
+        this.process = process;
+        this.log = log;
+    }
+
+    static DaemonReplica start(Path jar, Path plugins, List<String> jvmFlags, String url, String user, int replica,
+            int jobs, String schedule, Path out) throws IOException {
+        Path config = Path.of(out + ".yaml");
+        StringBuilder yaml = new StringBuilder(64 * jobs + 256);
+        yaml.append("database:\n  url: ").append(url).append("\n  username: ").append(user)
+                .append("\n  pool:\n    maxSize: ").append(Cell.POOL_SIZE)
+                .append("\ninstance: bench-").append(replica)
+                .append("\nhttp:\n  port: ").append(18080 + replica)
+                .append("\nshutdownGrace: 2s\njobs:\n");
+        for (int j = 0; j < jobs; j++) {
+            yaml.append("  - name: job-").append(j).append("\n    schedule: \"").append(schedule)
+                    .append("\"\n    type: hello\n    catchUp: none\n");
+        }
+        Files.writeString(config, yaml);
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(jvmFlags);
+        cmd.addAll(List.of("-Xlog:gc:file=" + out + "-gc.log:time", "-jar", jar.toString(), "run", "--config",
+                config.toString(), "--plugins", plugins.toString()));
+        Path log = Path.of(out + ".log");
+        Process p = new ProcessBuilder(cmd).redirectOutput(log.toFile()).redirectError(Path.of(out + ".err").toFile()).start();
+        return new DaemonReplica(p, log);
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    long cpuMillis() {
+        return ProcCpu.millis(process.pid());
+    }
+
+    boolean alive() {
+        return process.isAlive();
+    }
+
+    /** True once the daemon logged that it started its jobs. */
+    boolean started() throws IOException {
+        try (var lines = Files.lines(log)) {
+            return lines.limit(200).anyMatch(l -> l.contains("\"event\":\"daemon.started\""));
+        }
+    }
+
+    /** SIGTERM, as an orchestrator stops a replica; SIGKILL if it has not exited in time. */
+    void stop() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+    }
+}
