@@ -47,7 +47,9 @@ public final class Bench {
         int trials = Integer.parseInt(a.getOrDefault("failover-trials", "1"));
         Path out = Path.of(a.getOrDefault("out", "bench/results"));
         Files.createDirectories(out);
-        Path work = Files.createTempDirectory("leasecron-bench");
+        // The replicas' logs, GC logs and profiles (--jfr true) stay in --work for a look afterwards.
+        Path work = a.containsKey("work") ? Files.createDirectories(Path.of(a.get("work"))) : Files.createTempDirectory("leasecron-bench");
+        System.out.println("replicas' files in " + work);
 
         Map<String, Object> run = new LinkedHashMap<>();
         run.put("started", Instant.now().toString());
@@ -215,7 +217,8 @@ public final class Bench {
         if (scheduler.startsWith(LeasecronContender.NAME)) {
             return runProcess(a, DaemonCell.class, scheduler, jobs, replicas, List.of("--warmup", Integer.toString(warmup),
                     "--seconds", Integer.toString(seconds), "--jar", a.getOrDefault("jar", "scheduler-app/target/leasecron.jar"),
-                    "--plugins", a.getOrDefault("plugins", "bench/target/plugins")), base, timeout);
+                    "--plugins", a.getOrDefault("plugins", "bench/target/plugins"), "--jfr", a.getOrDefault("jfr", "false")), base,
+                    timeout);
         }
         Map<String, Object> cell = runProcess(a, Cell.class, scheduler, jobs, replicas, List.of("--period", "1", "--warmup",
                 Integer.toString(warmup), "--instants", Integer.toString(seconds), "--log", "info", "--jvm", "plain"), base, timeout);

@@ -97,6 +97,9 @@ public final class Cell {
             // What the JIT still compiled while measuring: CPU the bursts shared with the compiler threads.
             result.put("jit_ms_in_window", sum(counters, "jit_ms"));
             result.put("db_cpu_ms_per_1000_rounds", pgData == null ? null : ratio((dbCpuAfter - dbCpuBefore) * 1000.0, roundsInWindow));
+            double windowSeconds = (windowEnd - windowStart) / 1000.0;
+            result.put("jvm_cpu_cores", sum(counters, "cpu_ns") / 1e9 / windowSeconds);
+            result.put("db_cpu_cores", pgData == null ? null : (dbCpuAfter - dbCpuBefore) / 1000.0 / windowSeconds);
             // The cluster's heap: every replica's, added up.
             result.put("heap_after_gc_mib", sum(counters, "heap_after_gc_bytes") / (1024.0 * 1024.0));
             result.put("sweep_statements", scheduler.equals("leasecron") ? LeasecronContender.sweepStatements(admin, jobs) : null);

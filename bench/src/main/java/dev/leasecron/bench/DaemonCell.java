@@ -47,7 +47,8 @@ public final class DaemonCell {
         List<DaemonReplica> daemons = new ArrayList<>();
         try {
             for (int r = 0; r < replicas; r++) {
-                daemons.add(DaemonReplica.start(Path.of(a.get("jar")), Path.of(a.get("plugins")), flags, a.get("url"),
+                daemons.add(DaemonReplica.start(Path.of(a.get("jar")), Path.of(a.get("plugins")), flags,
+                        Boolean.parseBoolean(a.getOrDefault("jfr", "false")), a.get("url"),
                         a.getOrDefault("user", "postgres"), r, jobs, "* * * * * *", out.resolveSibling(base + "-r" + r)));
             }
             long startDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60 + jobs / 100);

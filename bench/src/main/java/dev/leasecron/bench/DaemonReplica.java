@@ -27,7 +27,11 @@ final class DaemonReplica {
         this.log = log;
     }
 
-    static DaemonReplica start(Path jar, Path plugins, List<String> jvmFlags, String url, String user, int replica,
+    /**
+     * @param jfr whether to record a Flight Recorder profile of the whole run into {@code out.jfr}
+     *     (settings "profile": execution samples every 10 ms, allocations, locks)
+     */
+    static DaemonReplica start(Path jar, Path plugins, List<String> jvmFlags, boolean jfr, String url, String user, int replica,
             int jobs, String schedule, Path out) throws IOException {
         Path config = Path.of(out + ".yaml");
         StringBuilder yaml = new StringBuilder(64 * jobs + 256);
@@ -44,6 +48,9 @@ final class DaemonReplica {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jvmFlags);
+        if (jfr) {
+            cmd.add("-XX:StartFlightRecording=settings=profile,filename=" + out + ".jfr");
+        }
         cmd.addAll(List.of("-Xlog:gc:file=" + out + "-gc.log:time", "-jar", jar.toString(), "run", "--config",
                 config.toString(), "--plugins", plugins.toString()));
         Path log = Path.of(out + ".log");

@@ -60,6 +60,7 @@ final class Report {
         ((Map<String, Object>) run.get("versions")).forEach((k, v) -> md.append("- ").append(k).append(' ').append(v).append('\n'));
         md.append("- workload: ").append(run.get("workload")).append("\n\n");
 
+        SustainedReport.append(md, run);
         md.append("## Throughput, delay and cost per round\n\n");
         md.append("M no-op jobs all due on the same second every `period s` seconds; R replicas per cell, each a JVM of its own "
                 + "(G1, 1 GiB fixed heap) with its own pool of 10 connections; `warmup_instants` instants to warm up (one in runs before it was recorded), "
