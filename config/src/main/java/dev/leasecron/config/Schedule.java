@@ -34,13 +34,28 @@ import java.util.Optional;
  * </ol>
  * Instants are therefore strictly increasing and the daemon never sees one twice.
  *
- * <p>Instances are immutable and safe to share between threads.
+ * <p>Instances are safe to share between threads. Each keeps the last gap between two instants it
+ * found ({@link Gap}): a scheduler asks about the same instant several times per round (the next
+ * one, the one that has come, those a round overran), and an answer from within that gap costs no
+ * cron evaluation, which is most of a round's CPU otherwise.
  */
 public final class Schedule {
+    /**
+     * A fact found by a cron evaluation: no instant lies strictly between {@code start} and {@code end},
+     * {@code end} is an instant, and so is {@code start} when {@code startIsInstant}.
+     */
+    private record Gap(Instant start, Instant end, boolean startIsInstant) {
+        boolean holds(Instant t) {
+            return !t.isBefore(start) && t.isBefore(end);
+        }
+    }
+
     private final String expression;
     private final ZoneId zone;
     private final ExecutionTime wallClock;
     private final boolean firesEveryHour;
+    /** The last gap found; any gap is true for good, so a lost update between threads costs only time. */
+    private volatile Gap known;
 
     private Schedule(String expression, ZoneId zone, CronSyntax.Parsed parsed) {
         this.expression = expression;
@@ -76,6 +91,16 @@ public final class Schedule {
 
     /** The first instant strictly after {@code after}; empty if none will come (e.g. 30 February). */
     public Optional<Instant> nextInstant(Instant after) {
+        Gap gap = known;
+        if (gap != null && gap.holds(after)) {
+            return Optional.of(gap.end());
+        }
+        Optional<Instant> next = evaluateNext(after);
+        next.ifPresent(end -> known = new Gap(after, end, gap != null && gap.end().equals(after)));
+        return next;
+    }
+
+    private Optional<Instant> evaluateNext(Instant after) {
         ZoneRules rules = zone.getRules();
         // The stretch of constant UTC offset that `after` lies in, and where it began.
         ZoneOffsetTransition stretchStart = rules.previousTransition(after.plusNanos(1));
@@ -110,6 +135,17 @@ public final class Schedule {
      * uses it to find the newest missed instant. Empty if the schedule never fired before {@code t}.
      */
     public Optional<Instant> previousOrSame(Instant t) {
+        Gap gap = known;
+        if (gap != null && gap.startIsInstant() && gap.holds(t)) {
+            return Optional.of(gap.start());
+        }
+        if (gap != null && gap.end().equals(t)) {
+            return Optional.of(t);
+        }
+        return evaluatePreviousOrSame(t);
+    }
+
+    private Optional<Instant> evaluatePreviousOrSame(Instant t) {
         ZoneRules rules = zone.getRules();
         ZoneOffsetTransition stretchStart = rules.previousTransition(t.plusNanos(1));
         ZoneOffset offset = rules.getOffset(t);
