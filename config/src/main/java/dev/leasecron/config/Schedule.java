@@ -1,7 +1,6 @@
 package dev.leasecron.config;
 
 import com.cronutils.model.time.ExecutionTime;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -10,9 +9,7 @@ import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
 import java.time.zone.ZoneOffsetTransition;
 import java.time.zone.ZoneRules;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -38,15 +35,14 @@ import java.util.Optional;
  * </ol>
  * Instants are therefore strictly increasing and the daemon never sees one twice.
  *
- * <p>Instances are safe to share between threads. Each keeps the last run of consecutive instants
- * it found ({@link Known}), up to {@value #RUN_LENGTH} of them within {@link #RUN_SPAN}: a scheduler
- * asks about the same few instants several times per round (the next one, the one that has come,
- * those a round overran), and an answer from a known run costs no cron evaluation, which was about a
- * quarter of a replica's CPU under a sustained load of jobs every second.
+ * <p>Instances are safe to share between threads. Each keeps the last {@value #RUN_LENGTH}
+ * consecutive instants it found ({@link Known}): a scheduler asks about the same few instants
+ * several times per round (the next one, the one that has come, those a round overran), and an
+ * answer from them costs no cron evaluation, which was about a quarter of a replica's CPU under a
+ * sustained load of jobs every second. Nothing is evaluated ahead of a question.
  */
 public final class Schedule {
     static final int RUN_LENGTH = 16;
-    static final Duration RUN_SPAN = Duration.ofMinutes(1);
 
     /**
      * Found by cron evaluations: {@code run} holds every instant after {@code after} up to its last,
@@ -94,6 +90,18 @@ public final class Schedule {
                 }
             }
             return run[lo];
+        }
+
+        /** These instants and {@code next}, the one after the last; the oldest dropped beyond {@value #RUN_LENGTH}. */
+        Known extendedBy(Instant next) {
+            if (run.length < RUN_LENGTH) {
+                Instant[] longer = Arrays.copyOf(run, run.length + 1);
+                longer[run.length] = next;
+                return new Known(after, afterIsInstant, longer);
+            }
+            Instant[] shifted = Arrays.copyOfRange(run, 1, run.length + 1);
+            shifted[run.length - 1] = next;
+            return new Known(run[0], true, shifted);
         }
 
         boolean isInstant(Instant t) {
@@ -148,20 +156,9 @@ public final class Schedule {
             return Optional.of(answer);
         }
         Optional<Instant> next = evaluateNext(after);
-        next.ifPresent(first -> remember(after, k != null && k.isInstant(after), first));
+        next.ifPresent(found -> known = k != null && after.equals(k.last()) ? k.extendedBy(found)
+                : new Known(after, k != null && k.isInstant(after), new Instant[] {found}));
         return next;
-    }
-
-    /** Remembers the instants from {@code first} on, as many as one run holds. */
-    private void remember(Instant after, boolean afterIsInstant, Instant first) {
-        List<Instant> run = new ArrayList<>();
-        run.add(first);
-        Instant end = first.plus(RUN_SPAN);
-        Optional<Instant> next = Optional.of(first);
-        while (run.size() < RUN_LENGTH && (next = evaluateNext(next.get())).isPresent() && next.get().isBefore(end)) {
-            run.add(next.get());
-        }
-        known = new Known(after, afterIsInstant, run.toArray(Instant[]::new));
     }
 
     private Optional<Instant> evaluateNext(Instant after) {
@@ -205,8 +202,8 @@ public final class Schedule {
             return Optional.of(answer);
         }
         Optional<Instant> latest = evaluatePreviousOrSame(t);
-        // The instants after it are asked next, as a round that started late ends.
-        latest.ifPresent(at -> evaluateNext(at).ifPresent(first -> remember(at, true, first)));
+        // The instant after it is what a round that ended late asks next.
+        latest.ifPresent(at -> evaluateNext(at).ifPresent(next -> known = new Known(at, true, new Instant[] {next})));
         return latest;
     }
 
