@@ -31,8 +31,10 @@ public final class Pools {
         if (password != null && !password.isEmpty()) {
             c.setPassword(password);
         }
+        // A fixed size, as HikariCP advises: an instant's claims and finishes come all at once, and a
+        // pool that has to open connections for them answers the burst late and closes them again after.
         c.setMaximumPoolSize(sqlite ? 1 : maxSize);
-        c.setMinimumIdle(sqlite ? 1 : Math.min(2, maxSize));
+        c.setMinimumIdle(sqlite ? 1 : maxSize);
         c.setConnectionTimeout(CONNECTION_TIMEOUT.toMillis());
         c.setInitializationFailTimeout(-1); // start without the database; readiness reports it
         return new HikariDataSource(c);
