@@ -43,6 +43,12 @@ final class ConfigBinder {
                 ? top.parsed("shutdownGrace", ConfigBinder::notNegativeDuration)
                 : Optional.of(JobsConfig.DEFAULT_SHUTDOWN_GRACE);
         Optional<List<JobSpec>> jobs = jobs(top);
+        if (database.isPresent() && !database.get().embedded()) {
+            List<YamlNode> jobNodes = top.node("jobs").filter(YamlNode.Sequence.class::isInstance)
+                    .map(node -> ((YamlNode.Sequence) node).items()).orElse(List.of());
+            PrimaryDatabaseUrl.check(top.node("database").orElseThrow(), database.get().primary().url(),
+                    jobs.orElse(List.of()), jobNodes, errors);
+        }
         if (!errors.isEmpty()) {
             return Optional.empty();
         }

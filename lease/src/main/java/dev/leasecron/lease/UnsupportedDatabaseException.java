@@ -8,8 +8,16 @@ package dev.leasecron.lease;
 public class UnsupportedDatabaseException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    private final String productName;
+
     public UnsupportedDatabaseException(String productName) {
         super("leases need a PostgreSQL, MySQL/MariaDB or SQLite primary database, not "
                 + (productName == null || productName.isBlank() ? "an unknown database" : productName));
+        this.productName = productName == null || productName.isBlank() ? "unknown" : productName;
+    }
+
+    /** The database as its JDBC driver names it, e.g. {@code ClickHouse}; {@code unknown} when it names none. */
+    public String productName() {
+        return productName;
     }
 }

@@ -216,11 +216,15 @@ public final class LeaseStore {
         return call("finish", () -> FinishStatement.withoutLease(sql, name, slotMs));
     }
 
-    public List<FoundUnfinished> findUnfinished(Collection<String> names) {
+    /**
+     * The cut-short instants of {@code names} free to claim again, and those whose lease expires
+     * within {@code lookAheadMs}; one statement.
+     */
+    public List<FoundUnfinished> findUnfinished(Collection<String> names, long lookAheadMs) {
         if (names.isEmpty()) {
             return List.of();
         }
-        return call("find unfinished", () -> RerunStatement.find(sql, names));
+        return call("find unfinished", () -> RerunStatement.find(sql, names, lookAheadMs));
     }
 
     public int claimAgain(String name, long term, String holder, String instance) {

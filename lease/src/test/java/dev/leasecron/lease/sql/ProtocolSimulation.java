@@ -191,7 +191,7 @@ final class ProtocolSimulation {
         if (now >= r.nextSweepMs) {
             r.nextSweepMs = now + RENEW_MS;
             reachable(r);
-            for (FoundUnfinished f : db.store().findUnfinished(List.of(NAME))) {
+            for (FoundUnfinished f : db.store().findUnfinished(List.of(NAME), 0)) {
                 String holder = newHolder();
                 if (db.store().claimAgain(f.name(), f.term(), holder, r.instance) == 1) {
                     reruns.merge(f.slotMs(), 1, Integer::sum);

@@ -1,6 +1,7 @@
 package dev.leasecron.app.cli;
 
 import dev.leasecron.app.daemon.Daemon;
+import dev.leasecron.app.daemon.StartRefusedException;
 import dev.leasecron.app.logging.LogFormat;
 import dev.leasecron.app.logging.LoggingSetup;
 import dev.leasecron.app.plugins.JobRegistry;
@@ -78,7 +79,7 @@ final class RunCommand implements Callable<Integer> {
             Signal.handle(new Signal("INT"), signal -> daemon.stop());
             daemon.run();
             return 0;
-        } catch (PluginLoadException | UnsupportedDatabaseException e) {
+        } catch (PluginLoadException | UnsupportedDatabaseException | StartRefusedException e) {
             err.println(e.getMessage());
             err.flush();
             return 1;

@@ -19,6 +19,7 @@ import dev.leasecron.lease.GuardedTransactions;
 import dev.leasecron.lease.LeaseDatabaseException;
 import dev.leasecron.lease.LeaseTimings;
 import dev.leasecron.lease.Leases;
+import dev.leasecron.lease.UnsupportedDatabaseException;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -49,6 +50,8 @@ public final class Daemon {
     private final LeaseTimings timings;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private volatile boolean running = true;
+    /** Why the primary database carries no leases; null while it does (or is not known yet). */
+    private volatile UnsupportedDatabaseException withoutLeases;
 
     public Daemon(JobsConfig config, Path configFile, ConfigLoader loader, JobRegistry registry, LeaseTimings timings) {
         this.initial = Objects.requireNonNull(config);
@@ -66,7 +69,8 @@ public final class Daemon {
     /**
      * Runs until {@link #stop()}.
      *
-     * @throws dev.leasecron.lease.UnsupportedDatabaseException the primary database cannot carry leases
+     * @throws StartRefusedException a database cannot be opened, or the primary database cannot carry
+     *     leases and a job is cluster-wide
      * @throws ConfigException the jobs file became invalid between its loading and the watcher's start
      */
     public void run() throws InterruptedException, IOException, ConfigException {
@@ -78,18 +82,22 @@ public final class Daemon {
             Leases leases = Leases.create(databases.primary(), timings, initial.instance(), listener);
             try (OpsServer ops = OpsServer.start(initial.httpPort(),
                     () -> running ? Health.up() : Health.down("shutting down"),
-                    () -> leases.ready() ? Health.up() : Health.down("database unreachable or lease table not ready"),
+                    () -> withoutLeases != null || leases.ready() ? Health.up()
+                            : Health.down("database unreachable or lease table not ready"),
                     prometheus)) {
-                if (!initialize(leases)) {
+                List<ScheduledJob> jobs = ScheduledJobs.of(initial, registry);
+                if (!initialize(leases, jobs)) {
                     return;
                 }
-                Scheduler scheduler = new Scheduler(leases,
-                        new GuardedTransactions(leases, databases.primary(), databases.othersAsDataSources()), listener);
-                List<ScheduledJob> jobs = ScheduledJobs.of(initial, registry);
+                GuardedTransactions transactions =
+                        new GuardedTransactions(leases, databases.primary(), databases.othersAsDataSources());
+                Scheduler scheduler = withoutLeases == null ? new Scheduler(leases, transactions, listener)
+                        : Scheduler.withoutLeases(leases, transactions, listener);
                 scheduler.start(jobs);
                 metrics.jobsLoaded(jobs.size());
                 Event.of(Events.DAEMON_STARTED).with("instance", leases.instance()).with("jobs", jobs.size())
-                        .with("database", leases.dialect().name().toLowerCase(java.util.Locale.ROOT))
+                        .with("database", withoutLeases == null ? leases.dialect().name().toLowerCase(java.util.Locale.ROOT)
+                                : withoutLeases.productName())
                         .with("http_port", ops.port()).with("config", configFile.toString()).info(LOG);
                 try (ConfigWatcher watcher = ConfigWatcher.start(configFile, loader, reloads(scheduler, metrics), CONFIG_POLL)) {
                     stopRequested.await();
@@ -103,11 +111,31 @@ public final class Daemon {
         }
     }
 
-    /** Waits for the database and the lease table; false when stopped first. */
-    private boolean initialize(Leases leases) throws InterruptedException {
+    /**
+     * Waits for the database and the lease table; false when stopped first. A primary database that
+     * cannot carry leases (ClickHouse) runs a file of jobs of {@code scope: replica}, which need none,
+     * and refuses one with a cluster-wide job, as the lease protocol asks: at start, not by running
+     * every replica as if it were alone.
+     *
+     * @throws StartRefusedException the database cannot carry leases and a job is cluster-wide
+     */
+    private boolean initialize(Leases leases, List<ScheduledJob> jobs) throws InterruptedException {
         while (true) {
             try {
                 leases.initialize();
+                return true;
+            } catch (UnsupportedDatabaseException e) {
+                List<String> clusterWide = jobs.stream().filter(ScheduledJob::clusterWide).map(ScheduledJob::name).toList();
+                if (!clusterWide.isEmpty()) {
+                    throw new StartRefusedException(e.getMessage() + "; " + (clusterWide.size() == 1 ? "job " : "jobs ")
+                            + String.join(", ", clusterWide) + (clusterWide.size() == 1 ? " is" : " are")
+                            + " cluster-wide (scope: cluster is the default) and would run under leases: give every"
+                            + " job scope: replica to run it on every replica without one", e);
+                }
+                withoutLeases = e;
+                Event.of(Events.DAEMON_WITHOUT_LEASES).with("database", e.productName())
+                        .with("reason", "the primary database cannot carry leases: jobs of scope: replica run,"
+                                + " due by this process's clock").info(LOG);
                 return true;
             } catch (LeaseDatabaseException e) {
                 Event.of("database.unavailable").with("error", e.getMessage())
@@ -129,7 +157,14 @@ public final class Daemon {
                             .with("reason", "database, instance and http.port changes apply at the next start").warn(LOG);
                 }
                 List<ScheduledJob> jobs = ScheduledJobs.of(config, registry);
-                scheduler.apply(jobs);
+                try {
+                    scheduler.apply(jobs);
+                } catch (IllegalArgumentException e) {
+                    // Without leases, a cluster-wide job added by an edit cannot run: the running jobs stay.
+                    Event.of(Events.CONFIG_REJECTED).with("errors", List.of(e.getMessage()))
+                            .with("kept", "the running jobs stay as they were").error(LOG);
+                    return;
+                }
                 metrics.jobsLoaded(jobs.size());
                 Event.of(Events.CONFIG_RELOADED).with("jobs", jobs.size()).info(LOG);
             }

@@ -10,15 +10,37 @@ import java.util.Map;
 /** The pools of the configured databases: the primary, which holds the leases, and the named others. */
 record Databases(HikariDataSource primary, Map<String, HikariDataSource> others) implements AutoCloseable {
 
+    /**
+     * Opens a pool per database; nothing is read from them yet.
+     *
+     * @throws StartRefusedException a pool cannot be set up: no JDBC driver here takes its URL
+     */
     static Databases open(DatabaseSpec spec) {
         HikariDataSource primary = open("primary", spec.primary(), spec.poolMaxSize());
         Map<String, HikariDataSource> others = new LinkedHashMap<>();
-        spec.instances().forEach((name, source) -> others.put(name, open(name, source, spec.poolMaxSize())));
+        try {
+            spec.instances().forEach((name, source) -> others.put(name, open(name, source, spec.poolMaxSize())));
+        } catch (StartRefusedException e) {
+            others.values().forEach(HikariDataSource::close);
+            primary.close();
+            throw e;
+        }
         return new Databases(primary, Map.copyOf(others));
     }
 
     private static HikariDataSource open(String name, DataSourceSpec source, int maxSize) {
-        return Pools.open(name, source.url(), source.username().orElse(null), source.password().reveal(), maxSize);
+        try {
+            return Pools.open(name, source.url(), source.username().orElse(null), source.password().reveal(), maxSize);
+        } catch (RuntimeException e) {
+            String what = "cannot open the database " + (name.equals("primary") ? "" : "\"" + name + "\" ") + "at "
+                    + source.maskedUrl() + ": ";
+            if (String.valueOf(e.getMessage()).startsWith("Failed to get driver instance")) {
+                throw new StartRefusedException(what + "no JDBC driver here takes the URL (leasecron bundles the"
+                        + " PostgreSQL, MariaDB, MySQL and SQLite drivers; another goes on the class path)", null);
+            }
+            // Hikari's messages carry the URL as written, password and all: only the masked one is printed.
+            throw new StartRefusedException(what + String.valueOf(e.getMessage()).replace(source.url(), source.maskedUrl()), null);
+        }
     }
 
     /** The other databases as plain data sources, for the transaction guard. */

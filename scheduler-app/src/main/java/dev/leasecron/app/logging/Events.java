@@ -9,6 +9,11 @@ public final class Events {
 
     /** The daemon is up: config loaded, jobs scheduled. */
     public static final String DAEMON_STARTED = "daemon.started";
+    /**
+     * The primary database cannot carry leases (ClickHouse) and every job is of scope: replica: they
+     * run, due by the process clock, and nothing is claimed.
+     */
+    public static final String DAEMON_WITHOUT_LEASES = "daemon.without_leases";
     /** The daemon received SIGTERM and stops claiming; running rounds get their grace. */
     public static final String DAEMON_STOPPING = "daemon.stopping";
     /** A round starts: job, instant, term, holder, instance, rerun. */

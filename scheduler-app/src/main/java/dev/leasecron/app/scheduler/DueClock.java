@@ -27,11 +27,27 @@ final class DueClock {
     private static final long FRESH_NANOS = Duration.ofSeconds(5).toNanos();
 
     private final Leases leases;
+    /** True on a primary database that cannot carry leases: see {@link #processClock(Leases)}. */
+    private final boolean fromProcess;
     private boolean tried;
     private long lastTryNanos;
 
     DueClock(Leases leases) {
+        this(leases, false);
+    }
+
+    private DueClock(Leases leases, boolean fromProcess) {
         this.leases = leases;
+        this.fromProcess = fromProcess;
+    }
+
+    /**
+     * A clock for a primary database that cannot carry leases (ClickHouse), where only jobs of every
+     * replica run: it reads this process's clock, since the lease statements that read the database's
+     * are not there, and a job run by every replica on its own has no lease to decide with it.
+     */
+    static DueClock processClock(Leases leases) {
+        return new DueClock(leases, true);
     }
 
     /**
@@ -42,6 +58,9 @@ final class DueClock {
      * @throws InterruptedException {@code until} ended before the database clock could be read
      */
     Instant now(LeaseScope until) throws InterruptedException {
+        if (fromProcess) {
+            return Instant.now();
+        }
         while (true) {
             if (leases.clock().sampleAgeNanos() < STALE_NANOS) {
                 return leases.clock().now();
@@ -112,7 +131,8 @@ final class DueClock {
      */
     Duration nextWait(Instant instant, LeaseScope until) throws InterruptedException {
         Duration left = Duration.between(now(until), instant);
-        if (left.isPositive() && left.compareTo(LAST_STRETCH) < 0 && leases.clock().sampleAgeNanos() >= FRESH_NANOS) {
+        if (!fromProcess && left.isPositive() && left.compareTo(LAST_STRETCH) < 0
+                && leases.clock().sampleAgeNanos() >= FRESH_NANOS) {
             refreshOlderThan(FRESH_NANOS);
             left = Duration.between(now(until), instant);
         }

@@ -5,6 +5,7 @@ import dev.leasecron.lease.LeaseDatabaseException;
 import dev.leasecron.lease.LeaseScope;
 import dev.leasecron.lease.Leases;
 import dev.leasecron.lease.Unfinished;
+import dev.leasecron.lease.UnfinishedSlots;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -16,6 +17,14 @@ import org.slf4j.event.Level;
  * cut short and that are free to claim again; each found is claimed again, and the replica that wins
  * runs it as a rerun on a thread of its own, so one long rerun holds up neither the sweep nor the
  * job's own instants.
+ *
+ * <p>The same statement tells when a lease still holding such an instant expires, if that is before
+ * the look after next, and the sweep looks again at that moment. A holder killed before its first
+ * renewal leaves a lease that expires one lease duration after its claim, which for a job whose period
+ * divides that duration is one of the job's own instants: looking only on its cadence, the sweep came
+ * after the claim of that instant, which gave the cut-short one up for good (it is superseded). The
+ * looks on the cadence stay: a lease released by a shutdown, or one that expired while this replica
+ * was not looking, is found by them.
  */
 final class RerunSweep {
     /**
@@ -41,36 +50,45 @@ final class RerunSweep {
     void run() {
         try {
             Duration every = leases.retryInterval().dividedBy(SWEEPS_PER_RETRY_INTERVAL);
+            // Twice the cadence: an expiry just past the next look is still known at this one.
+            Duration lookAhead = every.multipliedBy(2);
             Duration wait = every;
             while (!scope.await(wait)) {
-                // A database that did not answer is tried again at the protocol's own cadence, not sooner.
-                wait = sweepOnce() ? every : leases.retryInterval();
+                wait = sweepOnce(every, lookAhead);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
 
-    /** One sweep; false when the database did not answer. */
-    private boolean sweepOnce() {
+    /**
+     * One sweep.
+     *
+     * @return how long until the next: {@code every}, or less when a lease holding an unfinished
+     *     instant expires sooner; the retry interval when the database did not answer, which is
+     *     tried again at the protocol's own cadence, not sooner
+     */
+    private Duration sweepOnce(Duration every, Duration lookAhead) {
         Map<String, ScheduledJob> jobs = jobsByLeaseName.get();
         if (jobs.isEmpty()) {
-            return true;
+            return every;
         }
         try {
-            for (Unfinished found : leases.unfinishedSlots(jobs.keySet())) {
+            UnfinishedSlots found = leases.unfinishedSlots(jobs.keySet(), lookAhead);
+            for (Unfinished free : found.free()) {
                 // Once claimed a second time, an instant cut short again never runs: claim only what will run.
                 if (scope.isCancelled()) {
-                    return true;
+                    return every;
                 }
-                Optional<Handle> claimed = leases.claimRerun(found);
-                claimed.ifPresent(h -> rounds.runInBackground(jobs.get(found.name()), h));
+                Optional<Handle> claimed = leases.claimRerun(free);
+                claimed.ifPresent(h -> rounds.runInBackground(jobs.get(free.name()), h));
             }
-            return true;
+            // Counted from the statement's return, so the next look cannot come before the expiry.
+            return found.nextExpiry().filter(expiry -> expiry.compareTo(every) < 0).orElse(every);
         } catch (LeaseDatabaseException e) {
             RoundLog.LOG.atLevel(Level.WARN).addKeyValue("event", "rerun.sweep_failed").addKeyValue("error", e.getMessage())
                     .log("rerun sweep failed, trying again in {}: {}", leases.retryInterval(), e.getMessage());
-            return false;
+            return leases.retryInterval();
         }
     }
 }

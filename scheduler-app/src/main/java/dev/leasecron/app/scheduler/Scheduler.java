@@ -33,14 +33,18 @@ public final class Scheduler {
     private final LocalRounds localRounds;
     private final Map<String, JobLoop> loops = new LinkedHashMap<>();
     private volatile Map<String, ScheduledJob> clusterJobs = Map.of();
+    /** False on a primary database that cannot carry leases: only jobs of every replica run. */
+    private final boolean withLeases;
 
     public Scheduler(Leases leases, GuardedTransactions transactions, RoundListener listener) {
-        this(leases, transactions, listener, true);
+        this(leases, transactions, listener, true, true);
     }
 
-    private Scheduler(Leases leases, GuardedTransactions transactions, RoundListener listener, boolean batched) {
+    private Scheduler(Leases leases, GuardedTransactions transactions, RoundListener listener, boolean batched,
+            boolean withLeases) {
         this.leases = leases;
-        this.clock = new DueClock(leases);
+        this.withLeases = withLeases;
+        this.clock = withLeases ? new DueClock(leases) : DueClock.processClock(leases);
         this.listener = listener;
         this.census = new ReplicaCensus(leases, () -> clusterJobs.keySet(), claiming);
         QuietCollection quiet = QuietCollection.forThisJvm();
@@ -57,12 +61,29 @@ public final class Scheduler {
      */
     public static Scheduler withSingleRowStatements(Leases leases, GuardedTransactions transactions,
             RoundListener listener) {
-        return new Scheduler(leases, transactions, listener, false);
+        return new Scheduler(leases, transactions, listener, false, true);
     }
 
-    /** Starts the jobs, the rerun sweep and the census of the replicas sharing the jobs. */
+    /**
+     * A scheduler over a primary database that cannot carry leases (ClickHouse, see
+     * {@link Leases#initialize()}): it runs jobs of {@code scope: replica} only, which need no lease,
+     * on every replica, and refuses cluster-wide ones. Having no lease statement to read the
+     * database's clock with, it decides when an instant is due by this process's clock.
+     */
+    public static Scheduler withoutLeases(Leases leases, GuardedTransactions transactions, RoundListener listener) {
+        return new Scheduler(leases, transactions, listener, true, false);
+    }
+
+    /**
+     * Starts the jobs, the rerun sweep and the census of the replicas sharing the jobs.
+     *
+     * @throws IllegalArgumentException a job is cluster-wide on a scheduler {@link #withoutLeases}
+     */
     public synchronized void start(Collection<ScheduledJob> jobs) {
         apply(jobs);
+        if (!withLeases) {
+            return; // no lease to count replicas by, nor an instant to run again
+        }
         census.start();
         RerunSweep sweep = new RerunSweep(leases, roundRunner, () -> clusterJobs, claiming);
         Thread.ofVirtual().name("rerun-sweep").start(sweep::run);
@@ -71,10 +92,20 @@ public final class Scheduler {
     /**
      * Makes {@code jobs} the running set: new jobs start, removed jobs stop claiming (a round of theirs
      * already running ends on its own terms), changed jobs restart with their new definition.
+     *
+     * @throws IllegalArgumentException a job is cluster-wide on a scheduler {@link #withoutLeases};
+     *     nothing changed
      */
     public synchronized void apply(Collection<ScheduledJob> jobs) {
         if (claiming.isCancelled()) {
             return;
+        }
+        if (!withLeases) {
+            List<String> clusterWide = jobs.stream().filter(ScheduledJob::clusterWide).map(ScheduledJob::name).toList();
+            if (!clusterWide.isEmpty()) {
+                throw new IllegalArgumentException("the primary database cannot carry leases, so only jobs of scope:"
+                        + " replica run; cluster-wide: " + String.join(", ", clusterWide));
+            }
         }
         Map<String, ScheduledJob> wanted = jobs.stream()
                 .collect(Collectors.toMap(ScheduledJob::name, j -> j, (a, b) -> a, LinkedHashMap::new));
