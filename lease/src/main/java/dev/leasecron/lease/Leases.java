@@ -625,7 +625,10 @@ public final class Leases {
      * <p>On SQLite, reached through one connection, a renewal waits behind the work's own statements:
      * a transaction shorter than {@code localDeadline - renewInterval} can never cost the lease on its
      * own; one longer than {@code localDeadline} always does; back-to-back transactions must each be
-     * shorter than half the local deadline.
+     * shorter than half the local deadline. That last bound holds only when the connection goes to
+     * whoever asked for it first, so that the renewal waiting out one transaction gets it before the
+     * next: give this object and {@link GuardedTransactions} the same {@link InTurn} wrapper of the
+     * pool.
      *
      * <p>The renewals of all the handles this object holds share statements: those falling due within
      * a few milliseconds of each other (the handles claimed together) are renewed by one

@@ -56,6 +56,15 @@
  *       tries, for callers that want it.
  * </ul>
  *
+ * <h2>SQLite's one connection</h2>
+ * On SQLite a renewal waits behind the work's own transactions on the one connection. The protocol
+ * bounds what that costs (one transaction shorter than {@code localDeadline - renewInterval}, or
+ * transactions back to back each shorter than half the local deadline, never cost the lease) on the
+ * assumption that the connection goes to whoever asked first, as Go's connection pool hands it on.
+ * HikariCP gives it straight back to the thread that returned it instead, so back-to-back
+ * transactions would starve the renewals; {@link dev.leasecron.lease.InTurn} restores the order, and
+ * the daemon wraps an SQLite primary with it for the leases and the transaction guard alike.
+ *
  * <h2>Statements</h2>
  * Each statement family lives in one class of {@code dev.leasecron.lease.sql}; no lock outlives its
  * own statement. The statements the scheduler runs at volume (claim an instant, renew, finish,

@@ -75,7 +75,7 @@ public final class Daemon {
         MetricsListener listener = new MetricsListener(metrics);
         Event.of(Events.PLUGINS_LOADED).with("sources", registry.sources()).info(LOG);
         try (Databases databases = Databases.open(initial.database())) {
-            Leases leases = Leases.create(databases.primary(), timings, initial.instance(), listener);
+            Leases leases = Leases.create(databases.shared(), timings, initial.instance(), listener);
             try (OpsServer ops = OpsServer.start(initial.httpPort(),
                     () -> running ? Health.up() : Health.down("shutting down"),
                     () -> leases.ready() ? Health.up() : Health.down("database unreachable or lease table not ready"),
@@ -84,7 +84,7 @@ public final class Daemon {
                     return;
                 }
                 Scheduler scheduler = new Scheduler(leases,
-                        new GuardedTransactions(leases, databases.primary(), databases.othersAsDataSources()), listener);
+                        new GuardedTransactions(leases, databases.shared(), databases.othersAsDataSources()), listener);
                 List<ScheduledJob> jobs = ScheduledJobs.of(initial, registry);
                 scheduler.start(jobs);
                 metrics.jobsLoaded(jobs.size());
