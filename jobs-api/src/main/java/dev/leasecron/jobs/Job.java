@@ -38,6 +38,14 @@ public interface Job {
      * should return promptly. A round that ignores that after its lease was lost fails the process,
      * so the cluster never runs the same work twice at once.
      *
+     * <p>A round stopped that way is cut short (or timed out) only when it throws the interruption
+     * itself: an {@link InterruptedException}, a {@link LeaseLostException}, or a
+     * {@link java.util.concurrent.CancellationException} (its cause the cancellation's
+     * {@linkplain Cancellation#reason() reason}, as the built-in jobs throw), directly or as a cause.
+     * Any other exception is the round's own failure, even when it comes after the cancellation:
+     * the round ran to its end and is not run again. Returning normally after the cancellation is
+     * success.
+     *
      * @throws Exception the round failed; the message and stack are logged with the round
      */
     void run(JobContext context) throws Exception;

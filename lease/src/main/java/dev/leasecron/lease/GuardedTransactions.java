@@ -22,7 +22,10 @@ import javax.sql.DataSource;
  *       database, against the primary first for any other database (which has no lease table); when
  *       the lease is not this holder's, not one statement of the work runs;
  *   <li>the transaction ends with the work's scope: when the lease is lost (or the scope ends for a
- *       shutdown) while it is open, its connection is aborted;
+ *       shutdown) while it is open, its connection is aborted, and what the work then throws comes
+ *       out as the interruption itself (a {@link LeaseLostException}, or a
+ *       {@link CancellationException} for a shutdown), the driver's error as its cause, so that a
+ *       caller can tell a round stopped by the guard from one whose statement failed on its own;
  *   <li>the commit is refused once the scope has ended, and the transaction rolled back.
  * </ol>
  *
@@ -59,7 +62,7 @@ public final class GuardedTransactions {
      * @throws IllegalArgumentException no database has that name
      * @throws LeaseLostException the current lease was not, or is no longer, this holder's
      * @throws CancellationException the work's scope ended for a shutdown before the commit
-     * @throws Exception what the work threw
+     * @throws Exception what the work threw, unless the scope's end had aborted the transaction under it
      */
     public <T> T inTransaction(String database, TransactionWork<T> work) throws Exception {
         DataSource dataSource = databases.get(database);
@@ -88,10 +91,14 @@ public final class GuardedTransactions {
                 connection.commit();
                 return result;
             } catch (Throwable t) {
-                abort.disarm();
+                boolean aborted = abort.disarm();
                 // Through the pool's proxy: on a connection the abort killed, the rollback's error makes the
                 // pool discard the connection instead of lending it out again.
                 rollbackQuietly(connection, t);
+                if (aborted && t instanceof Exception e && !(t instanceof LeaseLostException)
+                        && !(t instanceof CancellationException)) {
+                    throw interruption(bound.orElseThrow(), e);
+                }
                 throw t;
             }
         }
@@ -105,6 +112,7 @@ public final class GuardedTransactions {
     private static final class Abort {
         private final Connection connection;
         private boolean disarmed;
+        private boolean aborted;
 
         Abort(Connection connection) {
             this.connection = connection;
@@ -114,15 +122,32 @@ public final class GuardedTransactions {
             if (!disarmed) {
                 try {
                     connection.abort(Runnable::run);
+                    aborted = true;
                 } catch (SQLException | RuntimeException e) {
                     // The commit is refused regardless; a driver that cannot abort is left to the rollback.
                 }
             }
         }
 
-        synchronized void disarm() {
+        /** @return whether the scope's end came first and the driver aborted the connection */
+        synchronized boolean disarm() {
             disarmed = true;
+            return aborted;
         }
+    }
+
+    /**
+     * What a transaction the scope's end aborted throws: the interruption that ended it, not the
+     * driver's error (a closed connection, a cancelled statement) that the abort caused.
+     */
+    private static RuntimeException interruption(CurrentLease.Bound bound, Exception driverError) {
+        Handle h = bound.handle();
+        Throwable reason = bound.scope().reason();
+        RuntimeException e = h.lost() || reason instanceof LeaseLostException
+                ? new LeaseLostException("lease " + h.name() + " (term " + h.term() + ") was lost: the transaction was aborted")
+                : new CancellationException("the work's scope ended (" + reason.getMessage() + "): the transaction was aborted");
+        e.initCause(driverError);
+        return e;
     }
 
     private static void requireHeld(CurrentLease.Bound bound, boolean held) {

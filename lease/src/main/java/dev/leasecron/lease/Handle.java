@@ -24,7 +24,8 @@ public final class Handle {
     private final boolean rerun;
     private final Unfinished superseded;
     private final long previousSlotMs;
-    private final CompletableFuture<Void> lost = new CompletableFuture<>();
+    /** Completes with the loss once the lease is known lost. */
+    private final CompletableFuture<LeaseLostException> lost = new CompletableFuture<>();
     /** When the last renewal that succeeded started (the claim counts as the first), on the nanoTime scale. */
     private volatile long lastRenewedNanos;
 
@@ -108,6 +109,16 @@ public final class Handle {
     }
 
     /**
+     * What found the lease lost, once it is known lost (see {@link #lost()}): a renewal that found it
+     * gone, or the local deadline passing. Empty while it is not known lost. The loss stays the loss
+     * even when the work's scope had already ended for another reason, such as a shutdown, so that a
+     * round winding down from a shutdown and then losing its lease can say which it was.
+     */
+    public Optional<LeaseLostException> loss() {
+        return Optional.ofNullable(lost.getNow(null));
+    }
+
+    /**
      * Extends the lease by the lease duration from the database's now.
      *
      * @throws LeaseLostException the lease expired (taken by someone else since, or not yet) or was
@@ -146,23 +157,28 @@ public final class Handle {
      *
      * <p>When the name is no longer this holder's, the end is recorded all the same (unless a later
      * instant was claimed since) without taking {@code passed} along, since other replicas may have
-     * claimed meanwhile, and a {@link LeaseLostException} says the name was not given back. A handle
-     * known {@link #lost()} does not try to give it back.
+     * claimed meanwhile. A handle known {@link #lost()} goes straight to that: it does not try to give
+     * the name back, and returns normally, since its holder already knows the name is not its own.
+     * Otherwise a {@link LeaseLostException} says the name turned out not to be this holder's and was
+     * not given back.
      *
      * @throws IllegalStateException the handle is not of an instant claim
-     * @throws LeaseLostException the name was no longer this holder's
+     * @throws LeaseLostException the name was no longer this holder's, and the handle was not known lost
      */
     public void finish(Instant passed) {
         if (slotMs == 0) {
             throw new IllegalStateException("lease " + name + " was not claimed for an instant: nothing to finish");
         }
-        boolean knownLost = lost();
-        if (!knownLost && store.finish(name, holder, passed.toEpochMilli()) == 1) {
+        if (lost()) {
+            store.finishWithoutLease(name, slotMs);
+            return;
+        }
+        if (store.finish(name, holder, passed.toEpochMilli()) == 1) {
             return;
         }
         store.finishWithoutLease(name, slotMs);
-        throw new LeaseLostException("lease " + name + " (term " + term + ") was "
-                + (knownLost ? "known lost" : "lost meanwhile") + "; the round's end is recorded, the name was not given back");
+        throw new LeaseLostException("lease " + name + " (term " + term + ") was lost meanwhile; "
+                + "the round's end is recorded, the name was not given back");
     }
 
     long claimStartedNanos() {
@@ -186,11 +202,11 @@ public final class Handle {
         return System.nanoTime() - lastRenewedNanos >= localDeadline.toNanos();
     }
 
-    void markLost() {
-        lost.complete(null);
+    void markLost(LeaseLostException why) {
+        lost.complete(why);
     }
 
-    CompletableFuture<Void> whenLost() {
+    CompletableFuture<LeaseLostException> whenLost() {
         return lost;
     }
 

@@ -445,9 +445,11 @@ public final class Leases {
      *
      * @param passed for each handle of an instant claim of this object, the last instant of its
      *     schedule that had come when its round ended
-     * @return for each handle, true when the end is recorded and the name given back, false when the
-     *     name was no longer its holder's (where {@code finish} throws
-     *     {@link dev.leasecron.jobs.LeaseLostException}); or the failure of the statement for it
+     * @return for each handle, true where {@code finish} returns: the end is recorded and the name
+     *     given back, or the handle is known {@linkplain Handle#lost() lost}, so its end is recorded
+     *     without the lease and giving the name back is not tried; false where {@code finish} throws
+     *     {@link dev.leasecron.jobs.LeaseLostException}: the name turned out to be no longer its
+     *     holder's; or the failure of the statement for it
      * @throws IllegalStateException a handle is not of an instant claim; nothing ran
      */
     public BatchResult<Handle, Boolean> finishAll(Map<Handle, Instant> passed) {
@@ -457,11 +459,13 @@ public final class Leases {
         Map<Handle, Boolean> answered = new HashMap<>();
         Map<Handle, LeaseDatabaseException> failed = new HashMap<>();
         for (List<Handle> chunk : chunks(passed.keySet(), BY_NAME)) {
-            List<Handle> withoutLease = new ArrayList<>();
+            // Known lost: recorded without the lease, and that is all finish does for them.
+            List<Handle> knownLost = new ArrayList<>();
             List<Handle> holding = new ArrayList<>();
             for (Handle h : chunk) {
-                (h.lost() ? withoutLease : holding).add(h);
+                (h.lost() ? knownLost : holding).add(h);
             }
+            List<Handle> foundLost = new ArrayList<>();
             try {
                 if (!holding.isEmpty()) {
                     Set<HeldName> finished = s.finishAll(holding.stream()
@@ -470,13 +474,16 @@ public final class Leases {
                         if (finished.contains(held(h))) {
                             answered.put(h, true);
                         } else {
-                            withoutLease.add(h);
+                            foundLost.add(h);
                         }
                     }
                 }
+                List<Handle> withoutLease = new ArrayList<>(knownLost);
+                withoutLease.addAll(foundLost);
                 if (!withoutLease.isEmpty()) {
                     s.finishAllWithoutLease(withoutLease.stream().map(h -> finishing(h, passed.get(h))).toList());
-                    withoutLease.forEach(h -> answered.put(h, false));
+                    knownLost.forEach(h -> answered.put(h, true));
+                    foundLost.forEach(h -> answered.put(h, false));
                 }
             } catch (LeaseDatabaseException e) {
                 chunk.stream().filter(h -> !answered.containsKey(h)).forEach(h -> failed.put(h, e));
@@ -639,7 +646,10 @@ public final class Leases {
      * <p>On SQLite, reached through one connection, a renewal waits behind the work's own statements:
      * a transaction shorter than {@code localDeadline - renewInterval} can never cost the lease on its
      * own; one longer than {@code localDeadline} always does; back-to-back transactions must each be
-     * shorter than half the local deadline.
+     * shorter than half the local deadline. That last bound holds only when the connection goes to
+     * whoever asked for it first, so that the renewal waiting out one transaction gets it before the
+     * next: give this object and {@link GuardedTransactions} the same {@link InTurn} wrapper of the
+     * pool.
      *
      * <p>The renewals of all the handles this object holds share statements: those falling due within
      * a few milliseconds of each other (the handles claimed together) are renewed by one

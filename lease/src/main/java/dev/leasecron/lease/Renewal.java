@@ -172,7 +172,7 @@ final class Renewal implements Holding {
                 new LeaseLostException("lease " + handle.name() + " (term " + handle.term() + ") lost: " + reason);
         // The handle and the scope learn of the loss back to back, before any logging: whoever sees one
         // must find the other a moment later, not a log write later.
-        handle.markLost();
+        handle.markLost(lost);
         scope.cancel(lost);
         log.atWarn().addKeyValue("event", "lease.lost")
                 .addKeyValue("lease", handle.name()).addKeyValue("term", handle.term())

@@ -32,6 +32,39 @@
  *   <li>Nothing here waits for a name: a claim refused is a normal result; callers try again later.
  * </ul>
  *
+ * <h2>A round's end</h2>
+ * How the scheduler ends the round of an instant, and where that reads the protocol's text one way
+ * among others:
+ * <ul>
+ *   <li>A round is cut short only when what its work threw is the interruption itself: the lease
+ *       lost, or its scope ended for a shutdown (a {@link dev.leasecron.jobs.LeaseLostException}, the
+ *       scope's reason, or what an interrupted thread or a cancelled task throws, once the scope has
+ *       ended). A failure of the work's own that races a shutdown or a loss ran to its end: it is
+ *       finished and never run again. A transaction the scope's end aborted throws the interruption,
+ *       not the driver's error, so the rule holds for work cut off inside one.
+ *   <li>A round that was winding down from a shutdown and then lost its lease names the loss in its
+ *       end ({@link dev.leasecron.lease.Handle#loss()}), not the shutdown.
+ *   <li>{@link dev.leasecron.lease.Handle#finish} of a handle known lost records the end without the
+ *       lease and returns; it does not try to give the name back. {@link dev.leasecron.lease.Leases#finishAll}
+ *       answers such a handle as the single call returns.
+ *   <li>A round cut short whose lease is known lost sends no release either (the protocol releases a
+ *       round cut short, and leaves a handle known lost alone in its finish; the scheduler does the
+ *       same for its release): the name is someone else's by then, or frees itself within
+ *       {@code leaseDuration - localDeadline}, and a loss most often means the database did not
+ *       answer, so a release would wait on it for nothing. The instant stays unfinished and is run
+ *       again once the lease has expired. {@link dev.leasecron.lease.Handle#release} itself still
+ *       tries, for callers that want it.
+ * </ul>
+ *
+ * <h2>SQLite's one connection</h2>
+ * On SQLite a renewal waits behind the work's own transactions on the one connection. The protocol
+ * bounds what that costs (one transaction shorter than {@code localDeadline - renewInterval}, or
+ * transactions back to back each shorter than half the local deadline, never cost the lease) on the
+ * assumption that the connection goes to whoever asked first, as Go's connection pool hands it on.
+ * HikariCP gives it straight back to the thread that returned it instead, so back-to-back
+ * transactions would starve the renewals; {@link dev.leasecron.lease.InTurn} restores the order, and
+ * the daemon wraps an SQLite primary with it for the leases and the transaction guard alike.
+ *
  * <h2>Statements</h2>
  * Each statement family lives in one class of {@code dev.leasecron.lease.sql}; no lock outlives its
  * own statement. The statements the scheduler runs at volume (claim an instant, renew, finish,

@@ -302,7 +302,7 @@ class BatchEquivalenceTest {
             case KNOWN_LOST -> {
                 u.setExpiry(name, 0);
                 u.stranger().claimSlot(name, slot.plusSeconds(60)).orElseThrow();
-                h.markLost();
+                h.markLost(new LeaseLostException("known lost (test)"));
             }
         }
         return h;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.leasecron.jobs.LeaseLostException;
 import dev.leasecron.lease.sql.LeaseRow;
 import dev.leasecron.lease.testing.BorrowCounting;
 import dev.leasecron.lease.testing.Outage;
@@ -68,6 +69,35 @@ class BatchTest {
             assertEquals(0, r.unfinishedSlotMs());
             assertEquals(0, r.expiresAtMs());
         }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void finishAllAnswersAHandleKnownLostAsFinishReturnsAndOneFoundLostAsFinishThrows(TestDatabase db) throws Exception {
+        Leases leases = db.leases(TestTimings.FAST);
+        String knownName = uniqueName("batch-known-lost");
+        String foundName = uniqueName("batch-found-lost");
+        Handle known = leases.claimSlot(knownName, T1).orElseThrow();
+        known.markLost(new LeaseLostException("no renewal within the local deadline (test)"));
+        Handle found = leases.claimSlot(foundName, T1).orElseThrow();
+        db.expire(foundName); // lost behind the holder's back, and taken: only the finish finds out
+        Leases stranger = db.leases(TestTimings.FAST);
+        Handle taker = stranger.claimRerun(stranger.unfinishedSlots(List.of(foundName)).getFirst()).orElseThrow();
+
+        Map<Handle, Instant> passed = new LinkedHashMap<>();
+        passed.put(known, T2);
+        passed.put(found, T2);
+        BatchResult<Handle, Boolean> result = leases.finishAll(passed);
+
+        assertEquals(Map.of(known, true, found, false), result.answered());
+        LeaseRow k = leases.rows(List.of(knownName)).getFirst();
+        assertEquals(0, k.unfinishedSlotMs(), "the end is recorded");
+        assertEquals(T1.toEpochMilli(), k.slotMs(), "passed is not taken along without the lease");
+        assertTrue(k.held(), "giving the name back was not tried: " + k);
+        LeaseRow f = leases.rows(List.of(foundName)).getFirst();
+        assertEquals(0, f.unfinishedSlotMs(), "the end is recorded");
+        assertEquals(T1.toEpochMilli(), f.slotMs());
+        assertEquals(taker.holder(), f.holder(), "the name stays with its new holder");
     }
 
     @ParameterizedTest

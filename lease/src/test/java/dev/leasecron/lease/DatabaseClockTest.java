@@ -49,9 +49,12 @@ class DatabaseClockTest {
         assertFalse(leases.clock().known());
         assertThrows(IllegalStateException.class, () -> leases.clock().now(), "no estimate before a sample");
 
-        leases.readDatabaseClock();
         for (int i = 0; i < 5; i++) {
-            await().pollDelay(Duration.ofMillis(50L * i)).until(() -> true); // the estimate runs on alone for a while
+            long sampled = leases.readDatabaseClock().toEpochMilli();
+            long runsOnMs = 50L * i;
+            // The estimate runs on alone for a while, a little longer each time.
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+                    .until(() -> leases.clock().now().toEpochMilli() >= sampled + runsOnMs);
             Instant estimate = leases.clock().now();
             Instant fresh = leases.readDatabaseClock();
             // The database answers in whole milliseconds, so the estimate is compared at that precision.

@@ -157,6 +157,24 @@ class SlotTest {
 
     @ParameterizedTest
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void finishOfAHandleKnownLostReturnsAndRecordsTheEndWithoutGivingTheNameBack(TestDatabase db) {
+        // Known lost at the local deadline while the database still counts the lease as this holder's.
+        Leases leases = db.leases(TestTimings.FAST);
+        String name = uniqueName("cron");
+        Handle h = leases.claimSlot(name, T1).orElseThrow();
+        h.markLost(new LeaseLostException("no renewal within the local deadline (test)"));
+
+        h.finish(T3); // returns: the holder knows already
+
+        LeaseRow r = row(leases, name);
+        assertEquals(0, r.unfinishedSlotMs(), "the end is recorded");
+        assertEquals(T1.toEpochMilli(), r.slotMs(), "passed is not taken along without the lease");
+        assertTrue(r.held(), "giving the name back was not tried: " + r);
+        assertEquals(h.holder(), r.holder());
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void finishAfterALaterInstantWasClaimedLeavesThatOneUnfinished(TestDatabase db) {
         Leases leases = db.leases(TestTimings.EXPIRING);
         String name = uniqueName("cron");

@@ -5,6 +5,7 @@ import static dev.leasecron.lease.testing.TestDatabase.uniqueName;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,6 +22,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
@@ -254,6 +256,36 @@ class TransactionGuardTest {
                     scope.cancel("shutdown");
                     return null;
                 })));
+        assertEquals(0, probeRows(p.pool()));
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void aStatementTheScopesEndCutOffThrowsTheInterruptionWithTheDriversErrorAsCause(TestDatabase db) throws Exception {
+        // What the work throws tells a round stopped by the guard from one whose statement failed on its own.
+        Primary p = primary(db, TestTimings.FAST);
+        Handle h = p.leases().claim(uniqueName("tx-aborted")).orElseThrow();
+        LeaseScope scope = LeaseScope.root();
+        AtomicBoolean driverFailed = new AtomicBoolean();
+
+        CancellationException thrown = assertThrows(CancellationException.class, () -> p.leases().run(scope, h, LOG,
+                s -> p.tx().inTransaction(PRIMARY, c -> {
+                    insertProbe(c);
+                    scope.cancel("shutdown"); // aborts the connection under the work
+                    try (Statement st = c.createStatement()) {
+                        st.executeQuery("SELECT COUNT(*) FROM " + probe).close();
+                    } catch (SQLException e) {
+                        driverFailed.set(true);
+                        throw e;
+                    }
+                    return null;
+                })));
+
+        if (driverFailed.get()) {
+            assertInstanceOf(SQLException.class, thrown.getCause(), "the driver's error is kept as the cause");
+        } else {
+            assertTrue(db.isSqlite(), "only SQLite's driver has no abort: " + db);
+        }
         assertEquals(0, probeRows(p.pool()));
     }
 

@@ -79,7 +79,7 @@ public final class Daemon {
         MetricsListener listener = new MetricsListener(metrics);
         Event.of(Events.PLUGINS_LOADED).with("sources", registry.sources()).info(LOG);
         try (Databases databases = Databases.open(initial.database())) {
-            Leases leases = Leases.create(databases.primary(), timings, initial.instance(), listener);
+            Leases leases = Leases.create(databases.shared(), timings, initial.instance(), listener);
             try (OpsServer ops = OpsServer.start(initial.httpPort(),
                     () -> running ? Health.up() : Health.down("shutting down"),
                     () -> withoutLeases != null || leases.ready() ? Health.up()
@@ -90,7 +90,7 @@ public final class Daemon {
                     return;
                 }
                 GuardedTransactions transactions =
-                        new GuardedTransactions(leases, databases.primary(), databases.othersAsDataSources());
+                        new GuardedTransactions(leases, databases.shared(), databases.othersAsDataSources());
                 Scheduler scheduler = withoutLeases == null ? new Scheduler(leases, transactions, listener)
                         : Scheduler.withoutLeases(leases, transactions, listener);
                 scheduler.start(jobs);

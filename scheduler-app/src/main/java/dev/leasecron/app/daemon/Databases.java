@@ -6,9 +6,15 @@ import dev.leasecron.config.DataSourceSpec;
 import dev.leasecron.config.DatabaseSpec;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import javax.sql.DataSource;
 
-/** The pools of the configured databases: the primary, which holds the leases, and the named others. */
-record Databases(HikariDataSource primary, Map<String, HikariDataSource> others) implements AutoCloseable {
+/**
+ * The pools of the configured databases: the primary, which holds the leases, and the named others.
+ *
+ * @param shared the primary as the leases and the transaction guard both use it: one wrapper, so that
+ *     on SQLite they take turns on its one connection (see {@link Pools#sharedByLeasesAndWork})
+ */
+record Databases(HikariDataSource primary, DataSource shared, Map<String, HikariDataSource> others) implements AutoCloseable {
 
     /**
      * Opens a pool per database; nothing is read from them yet.
@@ -25,7 +31,7 @@ record Databases(HikariDataSource primary, Map<String, HikariDataSource> others)
             primary.close();
             throw e;
         }
-        return new Databases(primary, Map.copyOf(others));
+        return new Databases(primary, Pools.sharedByLeasesAndWork(primary), Map.copyOf(others));
     }
 
     private static HikariDataSource open(String name, DataSourceSpec source, int maxSize) {

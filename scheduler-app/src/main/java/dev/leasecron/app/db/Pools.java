@@ -2,7 +2,9 @@ package dev.leasecron.app.db;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.leasecron.lease.InTurn;
 import java.time.Duration;
+import javax.sql.DataSource;
 
 /**
  * Connection pools for the configured databases. SQLite gets one connection, as the lease protocol
@@ -38,6 +40,17 @@ public final class Pools {
         c.setConnectionTimeout(CONNECTION_TIMEOUT.toMillis());
         c.setInitializationFailTimeout(-1); // start without the database; readiness reports it
         return new HikariDataSource(c);
+    }
+
+    /**
+     * The primary's pool as the leases and the transaction guard share it: on SQLite, whose pool has one
+     * connection, that connection is handed out in the order asked for ({@link InTurn}), so a renewal
+     * waiting behind the work's transaction gets it when that transaction ends; other pools as they are.
+     */
+    public static DataSource sharedByLeasesAndWork(HikariDataSource pool) {
+        return pool.getJdbcUrl().startsWith("jdbc:sqlite:")
+                ? InTurn.of(pool, pool.getMaximumPoolSize(), CONNECTION_TIMEOUT)
+                : pool;
     }
 
     /** WAL and a busy timeout, unless the URL says otherwise: other processes may open the file too. */

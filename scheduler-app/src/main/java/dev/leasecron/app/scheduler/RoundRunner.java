@@ -12,7 +12,6 @@ import dev.leasecron.lease.Leases;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -25,7 +24,13 @@ import org.slf4j.event.Level;
 /**
  * Runs one claimed round: keeps its lease renewed, runs the job under it with the job's timeout, then
  * finishes the instant (a round that ran to its end, failed or timed out included) or releases it (a
- * round cut short by a shutdown or a lost lease, which is then run once more elsewhere).
+ * round cut short by a shutdown or a lost lease, which is then run once more elsewhere). What the work
+ * threw decides which, see {@link WorkEnding}: a failure that races a shutdown or a loss ran to its end.
+ *
+ * <p>A round whose lease is known lost gives nothing back: its finish records the end without the
+ * lease, and a round cut short sends no release. The name is another holder's by then, or frees itself
+ * within the gap between the local deadline and the lease's expiry, and a loss usually means the
+ * database did not answer, so a release would mostly wait on it for nothing.
  */
 final class RoundRunner {
     /** How far the clock's estimate may trail the database's now: a round trip and a stale sample. */
@@ -121,10 +126,12 @@ final class RoundRunner {
         Duration worked = Duration.ofNanos(System.nanoTime() - started);
         holding.stop();
 
-        Outcome outcome = outcomeOf(error, handle, work);
+        Outcome outcome = WorkEnding.outcome(error, work);
         Throwable failed = error;
         if (outcome == Outcome.CUT_SHORT) {
-            return shared.release(handle).handleAsync((released, failure) -> {
+            // Known lost: the instant stays unfinished all the same, and the name is not this round's to give back.
+            CompletableFuture<Void> released = handle.lost() ? CompletableFuture.completedFuture(null) : shared.release(handle);
+            return released.handleAsync((ignored, failure) -> {
                 releaseAnswered(job, handle, failure);
                 logEnded(job, handle, instant, outcome, started, worked, failed, work);
                 return instant;
@@ -167,22 +174,6 @@ final class RoundRunner {
         } finally {
             MDC.clear();
         }
-    }
-
-    private static Outcome outcomeOf(Throwable error, Handle handle, LeaseScope work) {
-        if (error == null) {
-            return Outcome.OK;
-        }
-        if (handle.lost() || work.reason() instanceof LeaseLostException) {
-            return Outcome.CUT_SHORT;
-        }
-        if (work.reason() instanceof CancellationException) {
-            return Outcome.CUT_SHORT;
-        }
-        if (work.reason() instanceof TimeoutException) {
-            return Outcome.TIMEOUT;
-        }
-        return Outcome.FAILED;
     }
 
     /** Cancels {@code work}: the job's timeout has passed. */
@@ -248,6 +239,13 @@ final class RoundRunner {
      */
     private static boolean finishAnswered(ScheduledJob job, Handle handle, Throwable failure) {
         Throwable cause = unwrapped(failure);
+        if (cause == null && handle.lost()) {
+            // The finish recorded the end without the lease, as it does for a handle known lost.
+            RoundLog.event(Level.WARN, "lease.lost", job).addKeyValue("term", handle.term())
+                    .log("round of {} ended after its lease was lost: {}", job.name(),
+                            handle.loss().map(Throwable::getMessage).orElse("lease lost"));
+            return false;
+        }
         if (cause == null) {
             return true;
         }
@@ -289,7 +287,7 @@ final class RoundRunner {
             case CUT_SHORT, TIMEOUT -> Level.WARN;
             case FAILED -> Level.ERROR;
         };
-        String reason = error == null ? null : describe(outcome, error, work);
+        String reason = error == null ? null : WorkEnding.reason(outcome, error, handle, work);
         var entry = round(level, "round.end", job, instant, handle.term(), handle.holder(), handle.instance(), handle.rerun())
                 .addKeyValue("outcome", outcome.label())
                 .addKeyValue("duration_ms", took.toMillis())
@@ -300,13 +298,6 @@ final class RoundRunner {
         }
         entry.log("round.end job={} instant={} outcome={} duration_ms={}{}", job.name(), instant, outcome.label(),
                 took.toMillis(), reason == null ? "" : " error=" + reason);
-    }
-
-    private static String describe(Outcome outcome, Throwable error, LeaseScope work) {
-        if (outcome == Outcome.CUT_SHORT || outcome == Outcome.TIMEOUT) {
-            return work.reason() == null ? error.toString() : work.reason().getMessage();
-        }
-        return error.getMessage() == null ? error.getClass().getName() : error.getMessage();
     }
 
     private void logSkipped(ScheduledJob job, Instant instant, Instant passed) {

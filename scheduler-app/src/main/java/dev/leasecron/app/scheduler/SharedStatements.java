@@ -110,18 +110,19 @@ final class SharedStatements {
     /**
      * {@link Handle#finish}, sharing a statement with the rounds ending with this one. Returns at once,
      * the answer to come on the sending thread; sent as a single-row statement, it returns answered.
-     * Completes exceptionally with a {@link LeaseLostException} when the name was no longer the handle's
-     * (the end is recorded without it), or a {@link LeaseDatabaseException} when the database did not
-     * answer.
+     * Completes as {@link Handle#finish} returns or throws: normally for a handle known lost (the end
+     * recorded without the lease), exceptionally with a {@link LeaseLostException} when the name turned
+     * out to be no longer the handle's (the end is recorded without it), or a
+     * {@link LeaseDatabaseException} when the database did not answer.
      */
     CompletableFuture<Void> finish(Handle handle, Instant passed) {
         if (!shared) {
             return answeredNow(() -> handle.finish(passed));
         }
-        return finishes.submit(new Ending(handle, passed)).thenAccept(underLease -> {
-            if (!underLease) {
-                throw new LeaseLostException("lease " + handle.name() + " (term " + handle.term() + ") was "
-                        + (handle.lost() ? "known lost" : "lost meanwhile") + "; the round's end is recorded, the name was not given back");
+        return finishes.submit(new Ending(handle, passed)).thenAccept(finished -> {
+            if (!finished) {
+                throw new LeaseLostException("lease " + handle.name() + " (term " + handle.term()
+                        + ") was lost meanwhile; the round's end is recorded, the name was not given back");
             }
         });
     }

@@ -4,12 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.leasecron.lease.GuardedTransactions;
 import dev.leasecron.lease.Handle;
+import dev.leasecron.lease.LeaseListener;
 import dev.leasecron.lease.LeaseScope;
+import dev.leasecron.lease.LeaseTimings;
 import dev.leasecron.lease.Leases;
 import dev.leasecron.lease.Unfinished;
 import dev.leasecron.lease.sql.LeaseRow;
+import dev.leasecron.lease.testing.Outage;
 import dev.leasecron.lease.testing.TestDatabase;
 import dev.leasecron.lease.testing.TestTimings;
 import java.time.Duration;
@@ -17,31 +23,66 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.slf4j.LoggerFactory;
 
-/** A round hands in its end and frees its thread; it counts as running until its end is on record. */
+/**
+ * A round hands in its end and frees its thread; it counts as running until its end is on record. What
+ * the work threw decides its outcome: only the interruption itself cuts a round short.
+ */
 class RoundRunnerTest {
+    /**
+     * A lease that outlives the local deadline by 4 s: a round that lost its lease at the deadline
+     * while the database still counts it as held has time to end before the row expires.
+     */
+    private static final LeaseTimings WIDE_GAP = new LeaseTimings(
+            Duration.ofMillis(6000), Duration.ofMillis(200), Duration.ofMillis(2000), Duration.ofMillis(500));
+
     private final LeaseScope claiming = LeaseScope.root();
     private final LeaseScope rounds = LeaseScope.root();
     private final InFlight inFlight = new InFlight();
     private final RecordingJob recording = new RecordingJob();
+    private final AtomicReference<Outcome> outcome = new AtomicReference<>();
+    private final AtomicReference<String> endedOn = new AtomicReference<>();
+    private final ListAppender<ILoggingEvent> entries = new ListAppender<>();
+    private final Logger schedulerLog = (Logger) LoggerFactory.getLogger("leasecron.scheduler");
     private Leases leases;
     private RoundRunner runner;
 
     private void start(TestDatabase db) {
         DataSource pool = db.pool(4);
-        leases = db.leases(TestTimings.FAST, pool);
+        start(TestTimings.FAST, pool);
+    }
+
+    private void start(LeaseTimings timings, DataSource pool) {
+        leases = Leases.create(pool, timings, "test", LeaseListener.NONE);
+        leases.initialize();
         DueClock clock = new DueClock(leases);
+        RoundListener listener = new RoundListener() {
+            @Override
+            public void ended(ScheduledJob job, boolean rerun, Outcome how, Duration took) {
+                endedOn.set(Thread.currentThread().getName());
+                outcome.set(how);
+            }
+        };
         runner = new RoundRunner(leases, SharedStatements.batched(leases, clock, claiming, () -> 1, QuietCollection.OFF),
-                new GuardedTransactions(leases, pool, Map.of()), rounds, clock, RoundListener.NONE, inFlight);
+                new GuardedTransactions(leases, pool, Map.of()), rounds, clock, listener, inFlight);
+        entries.start();
+        schedulerLog.addAppender(entries);
+    }
+
+    @AfterEach
+    void detachLog() {
+        schedulerLog.detachAppender(entries);
     }
 
     private ScheduledJob job(String name) {
@@ -58,25 +99,63 @@ class RoundRunnerTest {
         return leases.rows(List.of(job.leaseName())).getFirst();
     }
 
+    /** Runs the round on a thread of its own, as the job loops do; completes once its end is recorded. */
+    private CompletableFuture<Instant> runInBackground(ScheduledJob job, Handle handle) {
+        CompletableFuture<Instant> ended = new CompletableFuture<>();
+        Thread.ofVirtual().name("test round").start(() -> runner.run(job, handle).whenComplete((passed, failure) -> {
+            if (failure != null) {
+                ended.completeExceptionally(failure);
+            } else {
+                ended.complete(passed);
+            }
+        }));
+        return ended;
+    }
+
+    /** The {@code error} of the round's {@code round.end} entry. */
+    private String endError(ScheduledJob job) {
+        return entries.list.stream()
+                .filter(e -> kv(e, "event").equals("round.end") && kv(e, "job").equals(job.name()))
+                .map(e -> kv(e, "error"))
+                .findFirst().orElseThrow(() -> new AssertionError("no round.end for " + job.name()));
+    }
+
+    private static String kv(ILoggingEvent e, String key) {
+        return e.getKeyValuePairs() == null ? "" : e.getKeyValuePairs().stream()
+                .filter(kv -> kv.key.equals(key)).map(kv -> Objects.toString(kv.value)).findFirst().orElse("");
+    }
+
+    /** Waits for {@code done} as work that winds down on its own terms would: interrupts do not stop it. */
+    private static void windDownUntil(BooleanSupplier done) {
+        long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() - until > 0) {
+                throw new IllegalStateException("waited 20 s in vain");
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                // The round's stop signal: this work takes its time.
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void aRoundThatRanToItsEndIsOnRecordAndNoLongerCountedWhenItsEndCompletes(TestDatabase db) throws Exception {
         start(db);
         ScheduledJob job = job(TestDatabase.uniqueName("ends"));
         Handle handle = claim(job);
-        AtomicReference<String> goesOnOn = new AtomicReference<>();
 
-        Instant passed = runner.run(job, handle)
-                .whenComplete((p, f) -> goesOnOn.set(Thread.currentThread().getName()))
-                .get(10, TimeUnit.SECONDS);
+        Instant passed = runner.run(job, handle).get(10, TimeUnit.SECONDS);
 
         assertEquals(handle.slot().orElseThrow(), passed);
         assertEquals(0, inFlight.running(), "counted until its end was recorded, not after");
         LeaseRow row = row(job);
         assertEquals(0, row.unfinishedSlotMs(), "the finish is on record: " + row);
         assertFalse(row.held(), "the name is given back: " + row);
-        assertTrue(goesOnOn.get().equals("round-endings") || goesOnOn.get().equals(Thread.currentThread().getName()),
-                "goes on on the rounds' endings thread, not the statement's: " + goesOnOn.get());
+        assertEquals(Outcome.OK, outcome.get());
+        assertEquals("round-endings", endedOn.get(), "goes on on the rounds' endings thread, not the statement's");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -91,17 +170,106 @@ class RoundRunnerTest {
             Thread.sleep(Duration.ofMinutes(1));
         });
 
-        CompletableFuture<Instant> ended;
-        try (ExecutorService roundThread = Executors.newVirtualThreadPerTaskExecutor()) {
-            ended = CompletableFuture.supplyAsync(() -> runner.run(job, handle), roundThread).thenCompose(end -> end);
-            assertTrue(running.await(10, TimeUnit.SECONDS));
-            rounds.cancel("shutting down");
-        }
+        CompletableFuture<Instant> ended = runInBackground(job, handle);
+        assertTrue(running.await(10, TimeUnit.SECONDS));
+        rounds.cancel("shutting down");
 
         assertEquals(handle.slot().orElseThrow(), ended.get(10, TimeUnit.SECONDS));
         assertEquals(0, inFlight.running());
+        assertEquals(Outcome.CUT_SHORT, outcome.get());
         assertEquals(List.of(job.leaseName()),
                 leases.unfinishedSlots(List.of(job.leaseName())).stream().map(Unfinished::name).toList(),
                 "released unfinished, free for a rerun");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void aFailureOfItsOwnThatRacesAShutdownRanToItsEndAndIsNeverRerun(TestDatabase db) throws Exception {
+        start(db);
+        ScheduledJob job = job(TestDatabase.uniqueName("fails-at-shutdown"));
+        Handle handle = claim(job);
+        recording.behave(context -> {
+            windDownUntil(() -> context.cancellation().isCancelled());
+            throw new IllegalStateException("disk full"); // its own failure, not the shutdown
+        });
+
+        CompletableFuture<Instant> ended = runInBackground(job, handle);
+        rounds.cancel("shutting down");
+        ended.get(10, TimeUnit.SECONDS);
+
+        assertEquals(Outcome.FAILED, outcome.get());
+        assertEquals("disk full", endError(job));
+        LeaseRow row = row(job);
+        assertEquals(0, row.unfinishedSlotMs(), "finished, not left for a rerun: " + row);
+        assertFalse(row.held(), "the name is given back: " + row);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void aFailureOfItsOwnThatRacesALossRanToItsEndAndIsNeverRerun(TestDatabase db) throws Exception {
+        start(db);
+        ScheduledJob job = job(TestDatabase.uniqueName("fails-at-loss"));
+        Handle handle = claim(job);
+        recording.behave(context -> {
+            windDownUntil(() -> context.cancellation().isCancelled());
+            throw new IllegalStateException("disk full");
+        });
+
+        CompletableFuture<Instant> ended = runInBackground(job, handle);
+        db.expire(job.leaseName()); // the next renewal finds the lease gone
+        ended.get(10, TimeUnit.SECONDS);
+
+        assertTrue(handle.lost());
+        assertEquals(Outcome.FAILED, outcome.get());
+        assertEquals(0, row(job).unfinishedSlotMs(), "its end is recorded without the lease: " + row(job));
+        assertTrue(leases.unfinishedSlots(List.of(job.leaseName())).isEmpty(), "never rerun");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void aRoundLosingItsLeaseWhileWindingDownFromAShutdownNamesTheLoss(TestDatabase db) throws Exception {
+        start(db);
+        ScheduledJob job = job(TestDatabase.uniqueName("shutdown-then-lost"));
+        Handle handle = claim(job);
+        recording.behave(context -> {
+            windDownUntil(handle::lost);
+            throw new InterruptedException("stopped"); // the interruption: the round is cut short
+        });
+
+        CompletableFuture<Instant> ended = runInBackground(job, handle);
+        rounds.cancel("shutting down");
+        db.expire(job.leaseName());
+        ended.get(10, TimeUnit.SECONDS);
+
+        assertEquals(Outcome.CUT_SHORT, outcome.get());
+        String error = endError(job);
+        assertTrue(error.contains("lost") && !error.contains("shutting down"), "the end names the loss: " + error);
+        assertEquals(handle.slot().orElseThrow().toEpochMilli(), row(job).unfinishedSlotMs(), "left for a rerun");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void aRoundCutShortByALossDoesNotGiveBackTheLeaseItKnowsLost(TestDatabase db) throws Exception {
+        // The database stops answering: the lease is lost at the local deadline while the row still
+        // counts it held. The work's stop brings the database back, so a release would land.
+        Outage outage = new Outage(db.pool(4));
+        start(WIDE_GAP, outage.dataSource());
+        ScheduledJob job = job(TestDatabase.uniqueName("lost-no-release"));
+        Handle handle = claim(job);
+        recording.behave(context -> {
+            outage.down();
+            windDownUntil(() -> context.cancellation().isCancelled());
+            outage.up();
+            throw new InterruptedException("stopped");
+        });
+
+        runInBackground(job, handle).get(20, TimeUnit.SECONDS);
+
+        assertTrue(handle.lost());
+        assertEquals(Outcome.CUT_SHORT, outcome.get());
+        LeaseRow row = row(job);
+        assertTrue(row.held(), "not given back, left to expire: " + row);
+        assertEquals(handle.holder(), row.holder());
+        assertEquals(handle.slot().orElseThrow().toEpochMilli(), row.unfinishedSlotMs(), "left for a rerun");
     }
 }

@@ -16,8 +16,10 @@ import dev.leasecron.lease.testing.TestDatabase;
 import dev.leasecron.lease.testing.TestTimings;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -142,11 +144,15 @@ class SchedulerTest {
     @ParameterizedTest
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void roundPastItsTimeoutIsCancelledAndNotRerun(TestDatabase db) throws Exception {
-        String name = uniqueName("timeout");
+        String name = uniqueName("slow");
         RecordingJob job = new RecordingJob();
         job.behave(context -> Thread.sleep(Duration.ofMinutes(1)));
         try (Replica a = new Replica(db, TestTimings.FAST).start(job(name, job, "a", true, Duration.ofMillis(300)))) {
-            await().atMost(Duration.ofSeconds(10)).until(() -> a.events.stream().filter(e -> e.contains("timeout")).count() >= 2);
+            await().atMost(Duration.ofSeconds(10)).until(() -> a.events.stream().filter(e -> e.startsWith("ended ")).count() >= 2);
+            List<String> ended = a.events.stream().filter(e -> e.startsWith("ended ")).toList();
+            assertTrue(ended.stream().allMatch(e -> e.equals("ended " + name + " timeout")), "every round timed out: " + ended);
+            Set<Instant> instants = job.rounds().stream().map(RecordingJob.Round::instant).collect(Collectors.toSet());
+            assertEquals(job.rounds().size(), instants.size(), "no instant ran twice: " + job.rounds());
             assertTrue(job.rounds().stream().noneMatch(RecordingJob.Round::rerun));
         }
     }
@@ -198,13 +204,44 @@ class SchedulerTest {
     void jobThatNeverRanDoesNotCatchUp(TestDatabase db) throws Exception {
         String name = uniqueName("never");
         RecordingJob job = new RecordingJob();
-        Instant startedAt;
         try (Replica a = new Replica(db, TestTimings.FAST)) {
-            startedAt = a.leases.readDatabaseClock();
-            a.start(job(name, job, "a"));
+            // The instant a catch-up would run lies well before the start, and the next one well after
+            // it: however long the start takes (within 3 s), the two cannot be mistaken for each other.
+            Instant startedAt = a.leases.readDatabaseClock();
+            Instant past = startedAt.minusSeconds(2).truncatedTo(ChronoUnit.SECONDS);
+            Instant firstFuture = startedAt.plusSeconds(3).truncatedTo(ChronoUnit.SECONDS);
+            a.start(new ScheduledJob(name, "cron:" + name, new PastThenEvery(past, firstFuture, SECOND), job.type(), job,
+                    Map.of("replica", "a"), Duration.ofMinutes(1), true, true));
             await().atMost(Duration.ofSeconds(10)).until(() -> !job.rounds().isEmpty());
+            assertEquals(firstFuture, job.rounds().getFirst().instant(), "the first round is the first future instant");
         }
-        assertTrue(job.rounds().getFirst().instant().isAfter(startedAt), "the first round is a future instant");
+    }
+
+    /** One instant at {@code past}, then every {@code period} from {@code first} on. */
+    private record PastThenEvery(Instant past, Instant first, Duration period) implements Instants {
+        @Override
+        public Optional<Instant> next(Instant after) {
+            if (after.isBefore(past)) {
+                return Optional.of(past);
+            }
+            if (after.isBefore(first)) {
+                return Optional.of(first);
+            }
+            long periods = Duration.between(first, after).toMillis() / period.toMillis() + 1;
+            return Optional.of(first.plus(period.multipliedBy(periods)));
+        }
+
+        @Override
+        public Optional<Instant> latestAtOrBefore(Instant at) {
+            if (at.isBefore(past)) {
+                return Optional.empty();
+            }
+            if (at.isBefore(first)) {
+                return Optional.of(past);
+            }
+            long periods = Duration.between(first, at).toMillis() / period.toMillis();
+            return Optional.of(first.plus(period.multipliedBy(periods)));
+        }
     }
 
     @ParameterizedTest
