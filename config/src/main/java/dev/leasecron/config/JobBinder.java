@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Function;
 
 /** Binds the {@code jobs:} list, checking each job and the names across jobs. */
@@ -66,6 +67,14 @@ final class JobBinder {
     }
 
     private boolean isUsableName(String name, FieldReader job) {
+        OptionalInt control = name.codePoints().filter(JobBinder::isLineOrControl).findFirst();
+        if (control.isPresent()) {
+            // The name itself is not echoed: printing it would do what the check prevents.
+            errors.add(job.positionOf("name"), job.pathOf("name"), String.format("holds the control character U+%04X;"
+                    + " a job name goes into log lines and the lease table, so it must be printable text",
+                    control.getAsInt()));
+            return false;
+        }
         try {
             LeaseName.validate(JobSpec.LEASE_PREFIX + name);
         } catch (IllegalArgumentException e) {
@@ -82,6 +91,15 @@ final class JobBinder {
             return false;
         }
         return true;
+    }
+
+    /**
+     * A NUL makes every claim fail on SQLite and PostgreSQL; a line break would let a name forge
+     * log lines on the console.
+     */
+    private static boolean isLineOrControl(int codePoint) {
+        int type = Character.getType(codePoint);
+        return type == Character.CONTROL || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR;
     }
 
     private Optional<Schedule> schedule(String expression, ZoneId zone, FieldReader job) {

@@ -19,6 +19,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class ConfigLoaderTest {
     private static final Map<String, String> ENV = Map.of("HOSTNAME", "replica-7", "DB_PASSWORD", "s3cr3t-pw");
@@ -270,6 +272,32 @@ class ConfigLoaderTest {
         String name = "ü".repeat(93);
         JobSpec job = parse("jobs:\n  - {name: " + name + ", schedule: '@daily', type: shell}\n").jobs().getFirst();
         assertEquals("cron:" + name, job.leaseName());
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "'\\0', 0000",
+        "'a\\nround.start forged', 000A",
+        "'tab\\there', 0009",
+        "'\\x7f', 007F",
+        "'\\u0085', 0085",
+        "'line\\u2028sep', 2028",
+    })
+    void aJobNameWithAControlCharacterIsRefusedAtTheName(String quoted, String codePoint) {
+        assertEquals(List.of("jobs.yaml:2:11: jobs[0].name: holds the control character U+" + codePoint + "; a job name"
+                + " goes into log lines and the lease table, so it must be printable text"),
+                errors("jobs:\n  - name: \"" + quoted + "\"\n    schedule: '@daily'\n    type: shell\n"));
+    }
+
+    @Test
+    void aControlCharacterFromTheEnvironmentIsRefusedToo() {
+        ConfigLoader loader = new ConfigLoader(Map.of("JOB", "a\u0000b"), JobTypeChecker.acceptAny());
+        List<String> errors = assertThrows(ConfigException.class, () -> loader.parse("jobs.yaml",
+                "jobs:\n  - {name: '${JOB}', schedule: '@daily', type: shell}\n")).errors().stream()
+                .map(ConfigError::toString).toList();
+        assertEquals(1, errors.size());
+        assertTrue(errors.getFirst().startsWith("jobs.yaml:2:12: jobs[0].name: holds the control character U+0000"),
+                errors.getFirst());
     }
 
     @Test
