@@ -101,7 +101,8 @@ public final class ConfigLoader {
         if (root.isEmpty() && errors.isEmpty()) {
             errors.addWithoutPosition("the file is empty; it needs at least \"jobs:\" with a list of jobs");
         }
-        Optional<JobsConfig> config = root.flatMap(node -> new ConfigBinder(errors, types, this::defaultInstance).bind(node));
+        Optional<JobsConfig> config = root.flatMap(node -> new ConfigBinder(errors, types, this::defaultInstance,
+                Optional.ofNullable(environment.get(JobsConfig.HTTP_PORT_VARIABLE))).bind(node));
         if (config.isEmpty() || !errors.isEmpty()) {
             throw errors.toException();
         }

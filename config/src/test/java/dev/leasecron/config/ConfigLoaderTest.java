@@ -263,8 +263,84 @@ class ConfigLoaderTest {
             assertFalse(printed.contains(secret), secret + " leaked: " + printed);
         }
         assertTrue(printed.contains("https://example.com"));
-        assertTrue(printed.contains("text/plain"));
+        assertTrue(printed.contains("Accept=******"), "every header value is masked, its name is not: " + printed);
         assertEquals("t-456", job.params().get("token"), "the plugin still gets the value");
+    }
+
+    @Test
+    void everyHeaderValueAndUrlCredentialIsMaskedWhateverItsType() throws ConfigException {
+        JobSpec job = parse("""
+                jobs:
+                  - name: a
+                    schedule: "@daily"
+                    type: http
+                    params:
+                      url: https://user:hunter2@example.com/hook?sig=1&api_key=k-222&x=ok
+                      headers:
+                        X-Custom: c-333
+                        X-Number: 44444
+                        X-Control: "zq\\u0001zq"
+                      mirror: http://u:p-555@example.org/
+                """).jobs().getFirst();
+
+        String printed = job.toString();
+
+        for (String secret : List.of("hunter2", "k-222", "c-333", "44444", "zq", "\u0001", "p-555")) {
+            assertFalse(printed.contains(secret), secret + " leaked: " + printed);
+        }
+        assertTrue(printed.contains("url=https://user:******@example.com/hook?sig=1&api_key=******&x=ok"), printed);
+        assertTrue(printed.contains("headers={X-Custom=******, X-Number=******, X-Control=******}"), printed);
+        assertEquals(44444L, ((Map<?, ?>) job.params().get("headers")).get("X-Number"), "the plugin still gets the value");
+    }
+
+    @Nested
+    class Http {
+        @Test
+        void readsTheAddressAndTheAdminTokenWhichPrintsMasked() throws ConfigException {
+            JobsConfig config = parse("http:\n  address: 127.0.0.1\n  port: 9091\n  adminToken: 12345\njobs: []\n");
+
+            assertEquals(Optional.of("127.0.0.1"), config.httpAddress());
+            assertEquals(9091, config.httpPort());
+            assertEquals("12345", config.adminToken().reveal(), "a number is a token too");
+            assertFalse(config.toString().contains("12345"), config.toString());
+        }
+
+        @Test
+        void defaultsListenOnEveryInterfaceWithoutAToken() throws ConfigException {
+            JobsConfig config = parse("jobs: []\n");
+
+            assertEquals(Optional.empty(), config.httpAddress());
+            assertEquals(Secret.none(), config.adminToken());
+        }
+
+        @Test
+        void aBadTokenOrAddressIsReportedWithoutItsValue() {
+            assertEquals(List.of(
+                    "jobs.yaml:2:12: http.address: expected an IP address such as 127.0.0.1 or ::1, or a host name,"
+                            + " was \"not an address\"",
+                    "jobs.yaml:3:15: http.adminToken: holds a control character; a secret must be printable text"),
+                    errors("http:\n  address: not an address\n  adminToken: \"s3cr\\x07et\"\njobs: []\n"));
+            assertEquals(List.of("jobs.yaml:2:15: http.adminToken: expected a string, found a list"),
+                    errors("http:\n  adminToken: [s3cret]\njobs: []\n"));
+        }
+
+        @Test
+        void theEnvironmentsPortWinsOverTheFiles() throws ConfigException {
+            ConfigLoader loader = new ConfigLoader(Map.of("LEASECRON_HTTP_PORT", "9099"), JobTypeChecker.acceptAny());
+
+            assertEquals(9099, loader.parse("jobs.yaml", "http:\n  port: 9091\njobs: []\n").httpPort());
+            assertEquals(9099, loader.parse("jobs.yaml", "jobs: []\n").httpPort());
+        }
+
+        @Test
+        void anUnusablePortInTheEnvironmentIsAnError() {
+            ConfigLoader loader = new ConfigLoader(Map.of("LEASECRON_HTTP_PORT", "http"), JobTypeChecker.acceptAny());
+
+            assertEquals(List.of("jobs.yaml: environment variable LEASECRON_HTTP_PORT must be a port between 1 and 65535,"
+                    + " was \"http\""),
+                    assertThrows(ConfigException.class, () -> loader.parse("jobs.yaml", "jobs: []\n")).errors().stream()
+                            .map(ConfigError::toString).toList());
+        }
     }
 
     @Test
