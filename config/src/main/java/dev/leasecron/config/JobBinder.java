@@ -4,6 +4,7 @@ import dev.leasecron.lease.LeaseName;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.util.Collections;
 import java.util.HashMap;
@@ -22,6 +23,7 @@ final class JobBinder {
     private static final Map<String, CatchUp> CATCH_UPS = byYamlName(CatchUp.values(), CatchUp::yamlName);
     private static final Map<String, Scope> SCOPES = byYamlName(Scope.values(), Scope::yamlName);
     private static final ZoneId DEFAULT_ZONE = ZoneId.of("UTC");
+    private static final Duration NEVER_FIRES_HORIZON = Duration.ofDays(8 * 366);
     private static final int MAX_NAME_BYTES = LeaseName.MAX_BYTES - JobSpec.LEASE_PREFIX.length();
 
     private final ErrorCollector errors;
@@ -103,13 +105,25 @@ final class JobBinder {
     }
 
     private Optional<Schedule> schedule(String expression, ZoneId zone, FieldReader job) {
+        Schedule schedule;
         try {
-            return Optional.of(Schedule.parse(expression, zone));
+            schedule = Schedule.parse(expression, zone);
         } catch (IllegalArgumentException e) {
             errors.add(job.positionOf("schedule"), job.pathOf("schedule"),
                     "invalid cron \"" + expression + "\": " + e.getMessage());
             return Optional.empty();
         }
+        // Cron has no year field, so a schedule that matches no date within a few years (a leap
+        // day falls in every 8) never matches any: a day the month never has, such as 31 February.
+        Instant now = Instant.now();
+        Optional<Instant> next = schedule.nextInstant(now);
+        if (next.isEmpty() || next.get().isAfter(now.plus(NEVER_FIRES_HORIZON))) {
+            errors.add(job.positionOf("schedule"), job.pathOf("schedule"), "invalid cron \"" + expression
+                    + "\": it never fires: no date in the next 8 years matches it (a day the month does not have,"
+                    + " such as 31 February?)");
+            return Optional.empty();
+        }
+        return Optional.of(schedule);
     }
 
     private static Duration positiveDuration(String text) {

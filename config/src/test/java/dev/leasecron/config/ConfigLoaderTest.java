@@ -343,6 +343,20 @@ class ConfigLoaderTest {
         }
     }
 
+    @ParameterizedTest
+    @CsvSource({"* * 31 2 *", "0 0 30 2 *", "'0 0 31 4,6,9,11 *'", "0 0 0 31 2 *"})
+    void aScheduleThatNeverFiresIsAnError(String expression) {
+        assertEquals(List.of("jobs.yaml:3:15: jobs[0].schedule: invalid cron \"" + expression + "\": it never fires: no"
+                + " date in the next 8 years matches it (a day the month does not have, such as 31 February?)"),
+                errors("jobs:\n  - name: a\n    schedule: \"" + expression + "\"\n    type: shell\n"));
+    }
+
+    @Test
+    void aLeapDayScheduleIsValid() throws ConfigException {
+        assertEquals("0 0 29 2 *", parse("jobs:\n  - {name: leap, schedule: '0 0 29 2 *', type: shell}\n")
+                .jobs().getFirst().schedule().expression());
+    }
+
     @Test
     void aJobNameOf186BytesFitsTheLeaseTable() throws ConfigException {
         String name = "ü".repeat(93);

@@ -177,14 +177,18 @@ class MainTest {
         }
 
         @Test
-        void aScheduleWithNoFutureInstantSaysSo(@TempDir Path directory) throws IOException {
+        void aScheduleWithNoFutureInstantIsAnError(@TempDir Path directory) throws IOException {
             Path file = Files.writeString(directory.resolve("jobs.yaml"),
-                    "jobs:\n  - {name: leap, schedule: '0 0 30 2 *', type: shell}\n");
+                    "jobs:\n  - {name: leap, schedule: '0 0 30 2 *', type: shell, params: {command: 'true'}}\n");
 
-            Run run = run("next", "--config", file.toString());
+            for (String command : List.of("validate", "next")) {
+                Run run = run(command, "--config", file.toString());
 
-            assertEquals(0, run.status());
-            assertTrue(run.out().contains("leap  0 0 30 2 *  no further instant"), run.out());
+                assertEquals(1, run.status());
+                assertEquals(List.of(file + ":2:28: jobs[0].schedule: invalid cron \"0 0 30 2 *\": it never fires: no date"
+                        + " in the next 8 years matches it (a day the month does not have, such as 31 February?)"),
+                        run.err().lines().toList());
+            }
         }
 
         @Test
