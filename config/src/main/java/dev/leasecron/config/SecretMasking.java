@@ -35,6 +35,20 @@ final class SecretMasking {
         return SECRET_WORDS.stream().anyMatch(lower::contains);
     }
 
+    /**
+     * Whether the value at {@code keyPath} ({@code database.password}, {@code http.adminToken},
+     * {@code jobs[0].params.headers.X-Api-Key}) is a secret: a secret-looking key, or anything
+     * under {@code headers}, at any depth.
+     */
+    static boolean isSecretPath(String keyPath) {
+        for (String key : keyPath.split("[.\\[]")) {
+            if (isSecretKey(key) || key.equalsIgnoreCase(HEADERS)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** A copy of {@code params} with every secret value replaced by {@link Secret#MASK}. */
     static Map<String, Object> mask(Map<String, Object> params) {
         Map<String, Object> masked = new LinkedHashMap<>();

@@ -142,7 +142,7 @@ final class YamlTreeReader {
         Position searchFrom = at;
         for (Interpolator.Problem problem : result.problems()) {
             Position found = referencePosition(text, problem.index(), searchFrom);
-            errors.add(found, path, problem.message());
+            errors.add(found, path, SecretMasking.isSecretPath(path) ? problem.messageWithoutText() : problem.message());
             errors.markExplained(at);
             searchFrom = found;
         }

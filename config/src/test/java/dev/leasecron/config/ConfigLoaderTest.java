@@ -293,6 +293,32 @@ class ConfigLoaderTest {
         assertEquals(44444L, ((Map<?, ?>) job.params().get("headers")).get("X-Number"), "the plugin still gets the value");
     }
 
+    @Test
+    void aBadReferenceInASecretIsReportedWithoutQuotingIt() {
+        List<String> errors = errors("""
+                database:
+                  url: jdbc:postgresql://db/app
+                  password: "pw-1${not valid}pw-2"
+                http:
+                  adminToken: "${1ST}tok"
+                jobs:
+                  - name: a
+                    schedule: "@daily"
+                    type: http
+                    params:
+                      headers:
+                        X-Api-Key: "k${-}k"
+                """);
+
+        assertEquals(3, errors.size(), errors.toString());
+        for (String error : errors) {
+            assertTrue(error.contains(": this \"${\" is not a variable reference"), error);
+            for (String secret : List.of("pw-", "not valid", "1ST", "tok", "k${-}k")) {
+                assertFalse(error.contains(secret), secret + " leaked: " + error);
+            }
+        }
+    }
+
     @Nested
     class Http {
         @Test
