@@ -45,19 +45,16 @@ final class ConfigBinder {
                 ? top.requiredString("instance")
                 : Optional.of(defaultInstance.get());
         Optional<FieldReader> http = top.node("http").isPresent() ? top.mapping("http", HTTP_KEYS) : Optional.empty();
-        boolean httpValid = top.node("http").isEmpty() || http.isPresent();
         Optional<Optional<String>> httpAddress = http.isPresent() && http.get().node("address").isPresent()
                 ? http.get().parsed("address", ConfigBinder::bindAddress).map(Optional::of)
                 : Optional.of(Optional.empty());
         Optional<Integer> httpPort = httpPort(http);
-        Optional<Secret> adminToken = http.isPresent() && http.get().node("adminToken").isPresent()
-                ? http.get().secret("adminToken")
-                : Optional.of(Secret.none());
+        Optional<Secret> adminToken = http.isPresent() ? http.get().secret("adminToken") : Optional.of(Secret.none());
         Optional<Duration> shutdownGrace = top.node("shutdownGrace").isPresent()
                 ? top.parsed("shutdownGrace", ConfigBinder::notNegativeDuration)
                 : Optional.of(JobsConfig.DEFAULT_SHUTDOWN_GRACE);
         Optional<List<JobSpec>> jobs = jobs(top);
-        if (!errors.isEmpty() || !httpValid) {
+        if (!errors.isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(new JobsConfig(database.orElseThrow(), instance.orElseThrow(), httpAddress.orElseThrow(),

@@ -91,7 +91,8 @@ final class FieldReader {
     }
 
     /**
-     * A secret: any scalar, whatever YAML typed it ({@code 12345} is the secret "12345"). Problems
+     * A secret: any scalar, whatever YAML typed it ({@code 12345} is the secret "12345"); an absent
+     * key is {@link Secret#none()}. Problems
      * name the kind of value, never the value; a control character is refused, since no header
      * or driver could carry it.
      */

@@ -29,15 +29,6 @@ public enum LogFormat {
     }
 
     /**
-     * The format {@code LEASECRON_LOG_FORMAT} names, or {@link #JSON} when it is unset or blank.
-     *
-     * @throws IllegalArgumentException the variable names no format
-     */
-    public static LogFormat fromEnvironment() {
-        return fromEnvironment(System.getenv());
-    }
-
-    /**
      * The format {@code LEASECRON_LOG_FORMAT} names in {@code environment}, or {@link #JSON} when it
      * is unset or blank.
      *
