@@ -5,20 +5,30 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /** Binds the top level of a jobs file, filling in defaults, and delegates sections to their binders. */
 final class ConfigBinder {
     private static final List<String> KEYS = List.of("database", "instance", "http", "shutdownGrace", "jobs");
-    private static final List<String> HTTP_KEYS = List.of("port");
+    private static final List<String> HTTP_KEYS = List.of("address", "port", "adminToken");
+    private static final Pattern BIND_ADDRESS = Pattern.compile("[A-Za-z0-9.:_%-]{1,253}");
+    private static final int MIN_PORT = 1;
+    private static final int MAX_PORT = 65535;
 
     private final ErrorCollector errors;
     private final JobTypeChecker types;
     private final Supplier<String> defaultInstance;
+    private final Optional<String> httpPortVariable;
 
-    ConfigBinder(ErrorCollector errors, JobTypeChecker types, Supplier<String> defaultInstance) {
+    /**
+     * @param httpPortVariable the value of {@link JobsConfig#HTTP_PORT_VARIABLE}, if it is set
+     */
+    ConfigBinder(ErrorCollector errors, JobTypeChecker types, Supplier<String> defaultInstance,
+            Optional<String> httpPortVariable) {
         this.errors = errors;
         this.types = types;
         this.defaultInstance = defaultInstance;
+        this.httpPortVariable = httpPortVariable.filter(value -> !value.isBlank());
     }
 
     /** The config, or empty when anything is wrong (every error recorded). */
@@ -34,11 +44,12 @@ final class ConfigBinder {
         Optional<String> instance = top.node("instance").isPresent()
                 ? top.requiredString("instance")
                 : Optional.of(defaultInstance.get());
-        Optional<Integer> httpPort = top.node("http").isPresent()
-                ? top.mapping("http", HTTP_KEYS).flatMap(http -> http.node("port").isPresent()
-                        ? http.integer("port", 1, 65535)
-                        : Optional.of(JobsConfig.DEFAULT_HTTP_PORT))
-                : Optional.of(JobsConfig.DEFAULT_HTTP_PORT);
+        Optional<FieldReader> http = top.node("http").isPresent() ? top.mapping("http", HTTP_KEYS) : Optional.empty();
+        Optional<Optional<String>> httpAddress = http.isPresent() && http.get().node("address").isPresent()
+                ? http.get().parsed("address", ConfigBinder::bindAddress).map(Optional::of)
+                : Optional.of(Optional.empty());
+        Optional<Integer> httpPort = httpPort(http);
+        Optional<Secret> adminToken = http.isPresent() ? http.get().secret("adminToken") : Optional.of(Secret.none());
         Optional<Duration> shutdownGrace = top.node("shutdownGrace").isPresent()
                 ? top.parsed("shutdownGrace", ConfigBinder::notNegativeDuration)
                 : Optional.of(JobsConfig.DEFAULT_SHUTDOWN_GRACE);
@@ -52,8 +63,40 @@ final class ConfigBinder {
         if (!errors.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new JobsConfig(database.orElseThrow(), instance.orElseThrow(), httpPort.orElseThrow(),
-                shutdownGrace.orElseThrow(), jobs.orElseThrow()));
+        return Optional.of(new JobsConfig(database.orElseThrow(), instance.orElseThrow(), httpAddress.orElseThrow(),
+                httpPort.orElseThrow(), adminToken.orElseThrow(), shutdownGrace.orElseThrow(), jobs.orElseThrow()));
+    }
+
+    /** {@code LEASECRON_HTTP_PORT} when set, else {@code http.port}, else the default; both are checked. */
+    private Optional<Integer> httpPort(Optional<FieldReader> http) {
+        Optional<Integer> inFile = http.isPresent() && http.get().node("port").isPresent()
+                ? http.get().integer("port", MIN_PORT, MAX_PORT)
+                : Optional.of(JobsConfig.DEFAULT_HTTP_PORT);
+        if (httpPortVariable.isEmpty()) {
+            return inFile;
+        }
+        String text = httpPortVariable.get().strip();
+        try {
+            int port = Integer.parseInt(text);
+            if (port >= MIN_PORT && port <= MAX_PORT) {
+                return inFile.map(ignored -> port);
+            }
+        } catch (NumberFormatException e) {
+            // Reported below, as any other unusable value.
+        }
+        errors.addWithoutPosition("environment variable " + JobsConfig.HTTP_PORT_VARIABLE + " must be a port between "
+                + MIN_PORT + " and " + MAX_PORT + ", was \"" + text + "\"");
+        return Optional.empty();
+    }
+
+    /** An IP address or a host name, checked for its form only: binding it happens at start. */
+    private static String bindAddress(String text) {
+        String address = text.strip();
+        if (!BIND_ADDRESS.matcher(address).matches()) {
+            throw new IllegalArgumentException("expected an IP address such as 127.0.0.1 or ::1, or a host name,"
+                    + " was \"" + address + "\"");
+        }
+        return address;
     }
 
     private Optional<List<JobSpec>> jobs(FieldReader top) {

@@ -1,6 +1,7 @@
 package dev.leasecron.config;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.CharacterCodingException;
@@ -26,6 +27,13 @@ import java.util.Optional;
  * <p>Instances are immutable and thread-safe.
  */
 public final class ConfigLoader {
+    /**
+     * The most a jobs file may hold: 4 MiB. A file of thousands of jobs is a few hundred kilobytes;
+     * the limit keeps a mistaken or hostile file (a log written over it, a device) from costing the
+     * daemon its memory, and it is checked before the file is read whole.
+     */
+    public static final int MAX_FILE_BYTES = 4 * 1024 * 1024;
+
     private final Map<String, String> environment;
     private final JobTypeChecker types;
 
@@ -49,10 +57,19 @@ public final class ConfigLoader {
         return parse(file.toString(), read(file));
     }
 
-    /** The bytes of {@code file}, or the reason they cannot be read as a config error. */
+    /**
+     * The bytes of {@code file}, or the reason they cannot be read as a config error. At most
+     * {@link #MAX_FILE_BYTES} + 1 bytes are read, so a larger file (or an endless one such as a
+     * device) is refused without being held in memory.
+     */
     static byte[] read(Path file) throws ConfigException {
-        try {
-            return Files.readAllBytes(file);
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] bytes = in.readNBytes(MAX_FILE_BYTES + 1);
+            if (bytes.length > MAX_FILE_BYTES) {
+                throw single(file.toString(), "the file is larger than " + MAX_FILE_BYTES / (1024 * 1024) + " MiB ("
+                        + MAX_FILE_BYTES + " bytes), the most a jobs file may hold");
+            }
+            return bytes;
         } catch (NoSuchFileException e) {
             throw single(file.toString(), "no such file");
         } catch (IOException e) {
@@ -84,7 +101,8 @@ public final class ConfigLoader {
         if (root.isEmpty() && errors.isEmpty()) {
             errors.addWithoutPosition("the file is empty; it needs at least \"jobs:\" with a list of jobs");
         }
-        Optional<JobsConfig> config = root.flatMap(node -> new ConfigBinder(errors, types, this::defaultInstance).bind(node));
+        Optional<JobsConfig> config = root.flatMap(node -> new ConfigBinder(errors, types, this::defaultInstance,
+                Optional.ofNullable(environment.get(JobsConfig.HTTP_PORT_VARIABLE))).bind(node));
         if (config.isEmpty() || !errors.isEmpty()) {
             throw errors.toException();
         }

@@ -57,7 +57,8 @@ final class CronSyntax {
             }
             trimmed = expanded;
         }
-        int fields = trimmed.isEmpty() ? 0 : trimmed.split("\\s+").length;
+        String[] fieldTexts = trimmed.isEmpty() ? new String[0] : trimmed.split("\\s+");
+        int fields = fieldTexts.length;
         CronParser parser = switch (fields) {
             case 5 -> UNIX;
             case 6 -> UNIX_WITH_SECONDS;
@@ -68,7 +69,7 @@ final class CronSyntax {
         try {
             cron = parser.parse(trimmed);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(cleanMessage(e.getMessage()), e);
+            throw new IllegalArgumentException(CronFieldMessages.explain(fieldTexts, parser, e), e);
         }
         return new Parsed(ExecutionTime.forCron(cron), firesEveryHour(cron));
     }
@@ -91,14 +92,6 @@ final class CronSyntax {
                 .withMonth().withValidRange(1, 12).withStrictRange().and()
                 .withDayOfWeek().withValidRange(0, 7).withMondayDoWValue(1).withIntMapping(7, 0).withStrictRange().and()
                 .instance();
-    }
-
-    private static String cleanMessage(String message) {
-        if (message == null) {
-            return "cannot be parsed";
-        }
-        String clean = message.replace("Failed to parse cron expression. ", "").strip();
-        return clean.isEmpty() ? "cannot be parsed" : Character.toLowerCase(clean.charAt(0)) + clean.substring(1);
     }
 
     /**

@@ -2,7 +2,6 @@ package dev.leasecron.config;
 
 import java.util.Objects;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * Where one database is and how to log in to it. Printing it never shows the password, nor one
@@ -13,9 +12,6 @@ import java.util.regex.Pattern;
  * @param password {@link Secret#none()} when there is none
  */
 public record DataSourceSpec(String url, Optional<String> username, Secret password) {
-    private static final Pattern PASSWORD_PARAMETER = Pattern.compile("(?i)(password=)[^&;]*");
-    private static final Pattern USER_INFO_PASSWORD = Pattern.compile("(//[^/:@]+:)[^/@]*@");
-
     public DataSourceSpec {
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(username, "username");
@@ -24,8 +20,7 @@ public record DataSourceSpec(String url, Optional<String> username, Secret passw
 
     /** {@link #url()} fit for printing. */
     public String maskedUrl() {
-        String masked = PASSWORD_PARAMETER.matcher(url).replaceAll("$1" + Secret.MASK);
-        return USER_INFO_PASSWORD.matcher(masked).replaceAll("$1" + Secret.MASK + "@");
+        return SecretMasking.maskUrlCredentials(url);
     }
 
     @Override

@@ -90,6 +90,28 @@ final class FieldReader {
         });
     }
 
+    /**
+     * A secret: any scalar, whatever YAML typed it ({@code 12345} is the secret "12345"); an absent
+     * key is {@link Secret#none()}. Problems
+     * name the kind of value, never the value; a control character is refused, since no header
+     * or driver could carry it.
+     */
+    Optional<Secret> secret(String key) {
+        Optional<YamlNode> node = node(key);
+        if (node.isEmpty()) {
+            return Optional.of(Secret.none());
+        }
+        if (!(node.get() instanceof YamlNode.Scalar scalar) || scalar.isNull()) {
+            errors.add(node.get().position(), pathOf(key), "expected a string, found " + node.get().kind());
+            return Optional.empty();
+        }
+        if (scalar.text().chars().anyMatch(Character::isISOControl)) {
+            errors.add(scalar.position(), pathOf(key), "holds a control character; a secret must be printable text");
+            return Optional.empty();
+        }
+        return Optional.of(Secret.of(scalar.text()));
+    }
+
     /** A whole number in {@code [min, max]}; a quoted or interpolated number counts. */
     Optional<Integer> integer(String key, int min, int max) {
         return scalar(key, "a whole number").flatMap(scalar -> {

@@ -21,6 +21,8 @@ import java.util.regex.Pattern;
  * {@code #} cannot change the file's structure.
  */
 final class Interpolator {
+    private static final String NOT_A_REFERENCE = "is not a variable reference: write ${NAME} or ${NAME:-default}"
+            + " (NAME of letters, digits and _), or \"$${\" for a literal \"${\"";
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     private final Map<String, String> environment;
@@ -62,8 +64,7 @@ final class Interpolator {
         int split = reference.indexOf(":-");
         String name = split < 0 ? reference : reference.substring(0, split);
         if (!NAME.matcher(name).matches()) {
-            problems.add(new Problem(index, "\"${" + reference + "}\" is not a variable reference: write ${NAME} or ${NAME:-default}"
-                    + " (NAME of letters, digits and _), or \"$${\" for a literal \"${\""));
+            problems.add(new Problem(index, "\"${" + reference + "}\" " + NOT_A_REFERENCE, "this \"${\" " + NOT_A_REFERENCE));
             return;
         }
         String value = environment.get(name);
@@ -80,6 +81,13 @@ final class Interpolator {
     /** Interpolated text, valid only when {@code problems} is empty. */
     record Result(String text, List<Problem> problems) {}
 
-    /** A bad reference at {@code index} of the interpolated text. */
-    record Problem(int index, String message) {}
+    /**
+     * A bad reference at {@code index} of the interpolated text; {@code messageWithoutText} quotes
+     * nothing of the text, for a value that is a secret.
+     */
+    record Problem(int index, String message, String messageWithoutText) {
+        Problem(int index, String message) {
+            this(index, message, message);
+        }
+    }
 }

@@ -4,6 +4,7 @@ import dev.leasecron.lease.LeaseName;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneId;
 import java.util.Collections;
 import java.util.HashMap;
@@ -11,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Function;
 
 /** Binds the {@code jobs:} list, checking each job and the names across jobs. */
@@ -21,6 +23,7 @@ final class JobBinder {
     private static final Map<String, CatchUp> CATCH_UPS = byYamlName(CatchUp.values(), CatchUp::yamlName);
     private static final Map<String, Scope> SCOPES = byYamlName(Scope.values(), Scope::yamlName);
     private static final ZoneId DEFAULT_ZONE = ZoneId.of("UTC");
+    private static final Duration NEVER_FIRES_HORIZON = Duration.ofDays(8 * 366);
     private static final int MAX_NAME_BYTES = LeaseName.MAX_BYTES - JobSpec.LEASE_PREFIX.length();
 
     private final ErrorCollector errors;
@@ -66,6 +69,14 @@ final class JobBinder {
     }
 
     private boolean isUsableName(String name, FieldReader job) {
+        OptionalInt control = name.codePoints().filter(JobBinder::isLineOrControl).findFirst();
+        if (control.isPresent()) {
+            // The name itself is not echoed: printing it would do what the check prevents.
+            errors.add(job.positionOf("name"), job.pathOf("name"), String.format("holds the control character U+%04X;"
+                    + " a job name goes into log lines and the lease table, so it must be printable text",
+                    control.getAsInt()));
+            return false;
+        }
         try {
             LeaseName.validate(JobSpec.LEASE_PREFIX + name);
         } catch (IllegalArgumentException e) {
@@ -84,14 +95,35 @@ final class JobBinder {
         return true;
     }
 
+    /**
+     * A NUL makes every claim fail on SQLite and PostgreSQL; a line break would let a name forge
+     * log lines on the console.
+     */
+    private static boolean isLineOrControl(int codePoint) {
+        int type = Character.getType(codePoint);
+        return type == Character.CONTROL || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR;
+    }
+
     private Optional<Schedule> schedule(String expression, ZoneId zone, FieldReader job) {
+        Schedule schedule;
         try {
-            return Optional.of(Schedule.parse(expression, zone));
+            schedule = Schedule.parse(expression, zone);
         } catch (IllegalArgumentException e) {
             errors.add(job.positionOf("schedule"), job.pathOf("schedule"),
                     "invalid cron \"" + expression + "\": " + e.getMessage());
             return Optional.empty();
         }
+        // Cron has no year field, so a schedule that matches no date within a few years (a leap
+        // day falls in every 8) never matches any: a day the month never has, such as 31 February.
+        Instant now = Instant.now();
+        Optional<Instant> next = schedule.nextInstant(now);
+        if (next.isEmpty() || next.get().isAfter(now.plus(NEVER_FIRES_HORIZON))) {
+            errors.add(job.positionOf("schedule"), job.pathOf("schedule"), "invalid cron \"" + expression
+                    + "\": it never fires: no date in the next 8 years matches it (a day the month does not have,"
+                    + " such as 31 February?)");
+            return Optional.empty();
+        }
+        return Optional.of(schedule);
     }
 
     private static Duration positiveDuration(String text) {

@@ -11,17 +11,26 @@ import java.util.Optional;
  *
  * @param database the shared database, or {@link DatabaseSpec.embeddedDefault()} when the file has none
  * @param instance this replica's name in the lease rows (default: the host name)
- * @param httpPort the port of {@code /healthz}, {@code /readyz} and {@code /metrics} (default 8080)
+ * @param httpAddress the address the HTTP endpoints listen on; empty (the default) for every interface
+ * @param httpPort the port of {@code /healthz}, {@code /readyz} and {@code /metrics} (default 8080,
+ *     or {@code LEASECRON_HTTP_PORT} when it is set, which wins over the file)
+ * @param adminToken the token that state-changing HTTP requests must carry; {@link Secret#none()}
+ *     (the default) means no such request is accepted
  * @param shutdownGrace how long running rounds may go on after SIGTERM (default 25 s)
  * @param jobs the jobs in file order, names unique
  */
-public record JobsConfig(DatabaseSpec database, String instance, int httpPort, Duration shutdownGrace, List<JobSpec> jobs) {
+public record JobsConfig(DatabaseSpec database, String instance, Optional<String> httpAddress, int httpPort,
+        Secret adminToken, Duration shutdownGrace, List<JobSpec> jobs) {
     public static final int DEFAULT_HTTP_PORT = 8080;
+    /** The environment variable that, when set, gives the HTTP port instead of {@code http.port}. */
+    public static final String HTTP_PORT_VARIABLE = "LEASECRON_HTTP_PORT";
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(25);
 
     public JobsConfig {
         Objects.requireNonNull(database, "database");
         Objects.requireNonNull(instance, "instance");
+        Objects.requireNonNull(httpAddress, "httpAddress");
+        Objects.requireNonNull(adminToken, "adminToken");
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
         jobs = List.copyOf(jobs);
     }

@@ -5,16 +5,21 @@ package dev.leasecron.config;
  * used to find text inside a token (an interpolation inside a long scalar).
  */
 record Position(int line, int column, int offset) {
-    /** The position of {@code offset} in {@code source}, counting lines and columns from 1. */
-    static Position at(String source, int offset) {
-        int line = 1;
-        int lineStart = 0;
-        for (int i = 0; i < offset && i < source.length(); i++) {
+    /**
+     * The position of {@code target} in {@code source}, counted on from this position (which must
+     * not be after it), so that only the text between the two is scanned.
+     */
+    Position advancedTo(String source, int target) {
+        int atLine = line;
+        int atColumn = column;
+        for (int i = offset; i < target && i < source.length(); i++) {
             if (source.charAt(i) == '\n') {
-                line++;
-                lineStart = i + 1;
+                atLine++;
+                atColumn = 1;
+            } else {
+                atColumn++;
             }
         }
-        return new Position(line, offset - lineStart + 1, offset);
+        return new Position(atLine, atColumn, target);
     }
 }

@@ -3,9 +3,9 @@ package dev.leasecron.config;
 import java.util.Objects;
 
 /**
- * A value that must never be printed: a database password. {@link #toString()} masks it, so a
- * secret can sit in any record and be logged with it; only {@link #reveal()} gives the value, and only
- * the code that connects should call it.
+ * A value that must never be printed: a database password, the HTTP admin token. {@link #toString()}
+ * masks it, so a secret can sit in any record and be logged with it; only {@link #reveal()} gives the
+ * value, and only the code that connects or checks a request should call it.
  */
 public final class Secret {
     private static final Secret NONE = new Secret("");

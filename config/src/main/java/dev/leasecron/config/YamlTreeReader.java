@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.yaml.snakeyaml.LoaderOptions;
 
 /**
  * Reads YAML text into a {@link YamlNode} tree with the position of every key and value, and
@@ -24,8 +25,9 @@ import java.util.Optional;
  */
 final class YamlTreeReader {
     // "key:" with nothing after it reads as null, not as an empty string, so "params:" means no params.
-    private static final YAMLFactory FACTORY =
-            YAMLFactory.builder().enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL).build();
+    private static final YAMLFactory FACTORY = new InMemoryYamlFactory(YAMLFactory.builder()
+            .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
+            .loaderOptions(loaderOptions()));
 
     private final String source;
     private final Interpolator interpolator;
@@ -38,8 +40,8 @@ final class YamlTreeReader {
     }
 
     /** The document's root, or empty when the text is empty or not YAML (with the error recorded). */
-    // Jackson's deprecated MarkedYAMLException is its only view of SnakeYAML's problem mark (the
-    // exact line and column of a syntax error) that does not make this module depend on SnakeYAML.
+    // Jackson's deprecated MarkedYAMLException is its view of SnakeYAML's problem mark (the exact
+    // line and column of a syntax error).
     @SuppressWarnings("deprecation")
     Optional<YamlNode> read() {
         try (YAMLParser parser = FACTORY.createParser(source)) {
@@ -67,6 +69,13 @@ final class YamlTreeReader {
             // Reading from a String does no I/O; Jackson's signature still declares it.
             throw new IllegalStateException(e);
         }
+    }
+
+    // SnakeYAML stops at 3 MiB of code points by default; any file within the size limit may be read.
+    private static LoaderOptions loaderOptions() {
+        LoaderOptions options = new LoaderOptions();
+        options.setCodePointLimit(ConfigLoader.MAX_FILE_BYTES);
+        return options;
     }
 
     private YamlNode readValue(YAMLParser parser, String path) throws IOException {
@@ -128,22 +137,28 @@ final class YamlTreeReader {
 
     private String interpolate(String text, Position at, String path) {
         Interpolator.Result result = interpolator.interpolate(text);
+        // Problems come in text order, so each search goes on from where the last one was found:
+        // a scalar full of bad references is still read in one pass.
+        Position searchFrom = at;
         for (Interpolator.Problem problem : result.problems()) {
-            errors.add(referencePosition(text, problem.index(), at), path, problem.message());
+            Position found = referencePosition(text, problem.index(), searchFrom);
+            errors.add(found, path, SecretMasking.isSecretPath(path) ? problem.messageWithoutText() : problem.message());
             errors.markExplained(at);
+            searchFrom = found;
         }
         return result.text();
     }
 
     /**
-     * Finds the reference in the source, so the error points at the {@code ${} itself even inside a
-     * long or multi-line scalar. If escapes in a quoted scalar hide it, the scalar's start will do.
+     * Finds the reference in the source at or after {@code from}, so the error points at the
+     * {@code ${} itself even inside a long or multi-line scalar. If escapes in a quoted scalar hide
+     * it, {@code from} will do.
      */
-    private Position referencePosition(String text, int index, Position scalarAt) {
+    private Position referencePosition(String text, int index, Position from) {
         int end = text.indexOf('}', index);
         String reference = text.substring(index, end < 0 ? text.length() : end);
-        int found = source.indexOf(reference, scalarAt.offset());
-        return found < 0 ? scalarAt : Position.at(source, found);
+        int found = source.indexOf(reference, from.offset());
+        return found < 0 ? from : from.advancedTo(source, found);
     }
 
     private static Position position(JsonLocation location) {

@@ -19,6 +19,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class ConfigLoaderTest {
     private static final Map<String, String> ENV = Map.of("HOSTNAME", "replica-7", "DB_PASSWORD", "s3cr3t-pw");
@@ -261,8 +263,124 @@ class ConfigLoaderTest {
             assertFalse(printed.contains(secret), secret + " leaked: " + printed);
         }
         assertTrue(printed.contains("https://example.com"));
-        assertTrue(printed.contains("text/plain"));
+        assertTrue(printed.contains("Accept=******"), "every header value is masked, its name is not: " + printed);
         assertEquals("t-456", job.params().get("token"), "the plugin still gets the value");
+    }
+
+    @Test
+    void everyHeaderValueAndUrlCredentialIsMaskedWhateverItsType() throws ConfigException {
+        JobSpec job = parse("""
+                jobs:
+                  - name: a
+                    schedule: "@daily"
+                    type: http
+                    params:
+                      url: https://user:hunter2@example.com/hook?sig=1&api_key=k-222&x=ok
+                      headers:
+                        X-Custom: c-333
+                        X-Number: 44444
+                        X-Control: "zq\\u0001zq"
+                      mirror: http://u:p-555@example.org/
+                """).jobs().getFirst();
+
+        String printed = job.toString();
+
+        for (String secret : List.of("hunter2", "k-222", "c-333", "44444", "zq", "\u0001", "p-555")) {
+            assertFalse(printed.contains(secret), secret + " leaked: " + printed);
+        }
+        assertTrue(printed.contains("url=https://user:******@example.com/hook?sig=1&api_key=******&x=ok"), printed);
+        assertTrue(printed.contains("headers={X-Custom=******, X-Number=******, X-Control=******}"), printed);
+        assertEquals(44444L, ((Map<?, ?>) job.params().get("headers")).get("X-Number"), "the plugin still gets the value");
+    }
+
+    @Test
+    void aBadReferenceInASecretIsReportedWithoutQuotingIt() {
+        List<String> errors = errors("""
+                database:
+                  url: jdbc:postgresql://db/app
+                  password: "pw-1${not valid}pw-2"
+                http:
+                  adminToken: "${1ST}tok"
+                jobs:
+                  - name: a
+                    schedule: "@daily"
+                    type: http
+                    params:
+                      headers:
+                        X-Api-Key: "k${-}k"
+                """);
+
+        assertEquals(3, errors.size(), errors.toString());
+        for (String error : errors) {
+            assertTrue(error.contains(": this \"${\" is not a variable reference"), error);
+            for (String secret : List.of("pw-", "not valid", "1ST", "tok", "k${-}k")) {
+                assertFalse(error.contains(secret), secret + " leaked: " + error);
+            }
+        }
+    }
+
+    @Nested
+    class Http {
+        @Test
+        void readsTheAddressAndTheAdminTokenWhichPrintsMasked() throws ConfigException {
+            JobsConfig config = parse("http:\n  address: 127.0.0.1\n  port: 9091\n  adminToken: 12345\njobs: []\n");
+
+            assertEquals(Optional.of("127.0.0.1"), config.httpAddress());
+            assertEquals(9091, config.httpPort());
+            assertEquals("12345", config.adminToken().reveal(), "a number is a token too");
+            assertFalse(config.toString().contains("12345"), config.toString());
+        }
+
+        @Test
+        void defaultsListenOnEveryInterfaceWithoutAToken() throws ConfigException {
+            JobsConfig config = parse("jobs: []\n");
+
+            assertEquals(Optional.empty(), config.httpAddress());
+            assertEquals(Secret.none(), config.adminToken());
+        }
+
+        @Test
+        void aBadTokenOrAddressIsReportedWithoutItsValue() {
+            assertEquals(List.of(
+                    "jobs.yaml:2:12: http.address: expected an IP address such as 127.0.0.1 or ::1, or a host name,"
+                            + " was \"not an address\"",
+                    "jobs.yaml:3:15: http.adminToken: holds a control character; a secret must be printable text"),
+                    errors("http:\n  address: not an address\n  adminToken: \"s3cr\\x07et\"\njobs: []\n"));
+            assertEquals(List.of("jobs.yaml:2:15: http.adminToken: expected a string, found a list"),
+                    errors("http:\n  adminToken: [s3cret]\njobs: []\n"));
+        }
+
+        @Test
+        void theEnvironmentsPortWinsOverTheFiles() throws ConfigException {
+            ConfigLoader loader = new ConfigLoader(Map.of("LEASECRON_HTTP_PORT", "9099"), JobTypeChecker.acceptAny());
+
+            assertEquals(9099, loader.parse("jobs.yaml", "http:\n  port: 9091\njobs: []\n").httpPort());
+            assertEquals(9099, loader.parse("jobs.yaml", "jobs: []\n").httpPort());
+        }
+
+        @Test
+        void anUnusablePortInTheEnvironmentIsAnError() {
+            ConfigLoader loader = new ConfigLoader(Map.of("LEASECRON_HTTP_PORT", "http"), JobTypeChecker.acceptAny());
+
+            assertEquals(List.of("jobs.yaml: environment variable LEASECRON_HTTP_PORT must be a port between 1 and 65535,"
+                    + " was \"http\""),
+                    assertThrows(ConfigException.class, () -> loader.parse("jobs.yaml", "jobs: []\n")).errors().stream()
+                            .map(ConfigError::toString).toList());
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"* * 31 2 *", "0 0 30 2 *", "'0 0 31 4,6,9,11 *'", "0 0 0 31 2 *"})
+    void aScheduleThatNeverFiresIsAnError(String expression) {
+        assertEquals(List.of("jobs.yaml:3:15: jobs[0].schedule: invalid cron \"" + expression + "\": it never fires: no"
+                + " date in the next 8 years matches it (a day the month does not have, such as 31 February?)"),
+                errors("jobs:\n  - name: a\n    schedule: \"" + expression + "\"\n    type: shell\n"));
+    }
+
+    @Test
+    void aLeapDayScheduleIsValid() throws ConfigException {
+        assertEquals("0 0 29 2 *", parse("jobs:\n  - {name: leap, schedule: '0 0 29 2 *', type: shell}\n")
+                .jobs().getFirst().schedule().expression());
     }
 
     @Test
@@ -270,6 +388,32 @@ class ConfigLoaderTest {
         String name = "ü".repeat(93);
         JobSpec job = parse("jobs:\n  - {name: " + name + ", schedule: '@daily', type: shell}\n").jobs().getFirst();
         assertEquals("cron:" + name, job.leaseName());
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "'\\0', 0000",
+        "'a\\nround.start forged', 000A",
+        "'tab\\there', 0009",
+        "'\\x7f', 007F",
+        "'\\u0085', 0085",
+        "'line\\u2028sep', 2028",
+    })
+    void aJobNameWithAControlCharacterIsRefusedAtTheName(String quoted, String codePoint) {
+        assertEquals(List.of("jobs.yaml:2:11: jobs[0].name: holds the control character U+" + codePoint + "; a job name"
+                + " goes into log lines and the lease table, so it must be printable text"),
+                errors("jobs:\n  - name: \"" + quoted + "\"\n    schedule: '@daily'\n    type: shell\n"));
+    }
+
+    @Test
+    void aControlCharacterFromTheEnvironmentIsRefusedToo() {
+        ConfigLoader loader = new ConfigLoader(Map.of("JOB", "a\u0000b"), JobTypeChecker.acceptAny());
+        List<String> errors = assertThrows(ConfigException.class, () -> loader.parse("jobs.yaml",
+                "jobs:\n  - {name: '${JOB}', schedule: '@daily', type: shell}\n")).errors().stream()
+                .map(ConfigError::toString).toList();
+        assertEquals(1, errors.size());
+        assertTrue(errors.getFirst().startsWith("jobs.yaml:2:12: jobs[0].name: holds the control character U+0000"),
+                errors.getFirst());
     }
 
     @Test

@@ -87,6 +87,17 @@ class ConfigWatcherTest {
     }
 
     @Test
+    void rejectsAFileGrownOverTheSizeLimitAndKeepsTheRunningConfig() throws Exception {
+        Path file = Files.writeString(directory.resolve("jobs.yaml"), jobs("a"));
+        try (ConfigWatcher watcher = ConfigWatcher.start(file, LOADER, events, POLL)) {
+            Files.writeString(file, jobs("a") + "#".repeat(ConfigLoader.MAX_FILE_BYTES));
+
+            awaitEvents("rejected " + file + ": the file is larger than 4 MiB (4194304 bytes), the most a jobs file may hold");
+            assertEquals("a", names(watcher.current()));
+        }
+    }
+
+    @Test
     void unchangedContentTriggersNothing() throws Exception {
         Path file = Files.writeString(directory.resolve("jobs.yaml"), jobs("a"));
         try (ConfigWatcher watcher = ConfigWatcher.start(file, LOADER, events, POLL)) {

@@ -14,6 +14,8 @@ class DataSourceSpecTest {
         "jdbc:postgresql://db:5432/app?user=u&password=hunter2&ssl=true | jdbc:postgresql://db:5432/app?user=u&password=******&ssl=true",
         "jdbc:mysql://u:hunter2@db:3306/app | jdbc:mysql://u:******@db:3306/app",
         "jdbc:mariadb://db:3306/app;PASSWORD=hunter2 | jdbc:mariadb://db:3306/app;PASSWORD=******",
+        "jdbc:mysql://u:hunter2/with@slash@db:3306/app | jdbc:mysql://u:******@db:3306/app",
+        "jdbc:postgresql://db/app?sslpassword=hunter2 | jdbc:postgresql://db/app?sslpassword=******",
         "jdbc:sqlite:leasecron.db | jdbc:sqlite:leasecron.db",
     })
     void printingMasksPasswordsInTheUrl(String url, String printed) {

@@ -1,6 +1,7 @@
 package dev.leasecron.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -100,14 +101,29 @@ class ScheduleTest {
             "* * *| has 3 fields",
             "* * * * * * *| has 7 fields",
             "''| has 0 fields",
-            "60 * * * *| value 60 not in range [0, 59]",
+            "60 * * * *| the minute field \"60\" is out of range: a minute is 0-59",
+            "0 24 * * *| the hour field \"24\" is out of range: an hour is 0-23",
+            "0 0 32 * *| the day-of-month field \"32\" is out of range: a day-of-month is 1-31",
+            "0 0 * 13 *| the month field \"13\" is out of range: a month is 1-12",
+            "0 0 * * 8| the day-of-week field \"8\" is out of range: a day-of-week is 0-7 (0 and 7 are Sunday)",
+            "0 60 * * * *| the minute field \"60\" is out of range: a minute is 0-59",
+            "60 0 * * * *| the second field \"60\" is out of range: a second is 0-59",
+            "*/0 * * * *| the minute field \"*/0\" has a step of 0: a step is 1-59",
+            "5-1 * * * *| the minute field \"5-1\" is a range that runs backwards: write 1-5",
+            "1/ * * * *| the minute field \"1/\" has no step after \"/\"",
+            "0 0 * JANX *| the month field \"JANX\" cannot be read: use numbers, ranges (1-5), lists (1,15,30),"
+                    + " steps (*/15) or *, or JAN-DEC",
+            "0 0 L * *| the day-of-month field \"L\" cannot be read",
+            "0 0 * * MON#2| the day-of-week field \"MON#2\" cannot be read",
             "@reboot| unknown macro @reboot",
-            "0 0 L * *| invalid chars",
         })
-        void badExpressionsSayWhy(String expression, String reason) {
+        void badExpressionsSayWhichFieldAndWhyInOurWords(String expression, String reason) {
             IllegalArgumentException e =
                     assertThrows(IllegalArgumentException.class, () -> Schedule.parse(expression, UTC));
-            assertTrue(e.getMessage().toLowerCase().contains(reason.strip().toLowerCase()), e.getMessage());
+            assertTrue(e.getMessage().contains(reason.strip()), e.getMessage());
+            for (String libraryWords : List.of("not in range", "invalid chars", "period", "invalid range", "Expression")) {
+                assertFalse(e.getMessage().contains(libraryWords), e.getMessage());
+            }
         }
     }
 

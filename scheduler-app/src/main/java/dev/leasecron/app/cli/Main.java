@@ -4,6 +4,7 @@ import dev.leasecron.app.logging.LogFormat;
 import dev.leasecron.app.logging.LoggingSetup;
 import dev.leasecron.app.plugins.JobRegistry;
 import java.time.Clock;
+import java.util.Map;
 import picocli.CommandLine;
 
 /**
@@ -15,8 +16,25 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
-        LoggingSetup.configure(LogFormat.fromEnvironment());
-        System.exit(commandLine(systemContext()).execute(args));
+        CliContext context = systemContext();
+        System.exit(execute(commandLine(context), args, context.environment()));
+    }
+
+    /**
+     * Sets up logging in the format {@code LEASECRON_LOG_FORMAT} names, then runs {@code args}. A
+     * variable naming no format is a usage mistake, whatever the command: one line and status 2.
+     */
+    static int execute(CommandLine commandLine, String[] args, Map<String, String> environment) {
+        LogFormat format;
+        try {
+            format = LogFormat.fromEnvironment(environment);
+        } catch (IllegalArgumentException e) {
+            commandLine.getErr().println("environment variable " + LogFormat.ENVIRONMENT_VARIABLE + ": " + e.getMessage());
+            commandLine.getErr().flush();
+            return CommandLine.ExitCode.USAGE;
+        }
+        LoggingSetup.configure(format);
+        return commandLine.execute(args);
     }
 
     /** The whole command tree over {@code context}; tests call it with their own context and writers. */

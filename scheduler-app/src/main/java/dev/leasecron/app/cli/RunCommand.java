@@ -4,6 +4,7 @@ import dev.leasecron.app.daemon.Daemon;
 import dev.leasecron.app.daemon.StartRefusedException;
 import dev.leasecron.app.logging.LogFormat;
 import dev.leasecron.app.logging.LoggingSetup;
+import dev.leasecron.app.ops.OpsBindException;
 import dev.leasecron.app.plugins.JobRegistry;
 import dev.leasecron.app.plugins.PluginLoadException;
 import dev.leasecron.config.ConfigException;
@@ -31,9 +32,10 @@ import sun.misc.Signal;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = {
+            // One element per paragraph: picocli wraps each at the usage width.
             "Runs the scheduler: each instant of each job on exactly one replica sharing the database.",
-            "Logs one JSON object per line on stdout. SIGTERM stops claiming, lets running rounds end",
-            "within the shutdown grace, cuts the rest short (a peer runs them again) and exits 0.",
+            "Logs one JSON object per line on stdout. SIGTERM stops claiming, lets running rounds end within the"
+                    + " shutdown grace, cuts the rest short (a peer runs them again) and exits 0.",
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:stopped by a signal", "1:the jobs file, a plugin or the database is unusable", "2:wrong usage",
@@ -45,9 +47,9 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     PluginsOption plugins;
 
-    @Option(names = "--log-format", paramLabel = "FORMAT",
+    @Option(names = "--log-format", paramLabel = "FORMAT", converter = LogFormatConverter.class,
             description = "json (default, or $LEASECRON_LOG_FORMAT) or console.")
-    String logFormat;
+    LogFormat logFormat;
 
     /** The protocol's timings hook, for tests that play it out in milliseconds. */
     @Option(names = "--lease-timings-ms", hidden = true, split = ",", paramLabel = "LEASE,RENEW,DEADLINE,GRACE")
@@ -66,7 +68,7 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         if (logFormat != null) {
-            LoggingSetup.configure(LogFormat.parse(logFormat));
+            LoggingSetup.configure(logFormat);
         }
         try (JobRegistry registry = plugins.load(context)) {
             ConfigLoader loader = new ConfigLoader(context.environment(), PluginsOption.checker(registry));
@@ -79,7 +81,7 @@ final class RunCommand implements Callable<Integer> {
             Signal.handle(new Signal("INT"), signal -> daemon.stop());
             daemon.run();
             return 0;
-        } catch (PluginLoadException | UnsupportedDatabaseException | StartRefusedException e) {
+        } catch (PluginLoadException | UnsupportedDatabaseException | StartRefusedException | OpsBindException e) {
             err.println(e.getMessage());
             err.flush();
             return 1;

@@ -80,7 +80,7 @@ public final class Daemon {
         Event.of(Events.PLUGINS_LOADED).with("sources", registry.sources()).info(LOG);
         try (Databases databases = Databases.open(initial.database())) {
             Leases leases = Leases.create(databases.shared(), timings, initial.instance(), listener);
-            try (OpsServer ops = OpsServer.start(initial.httpPort(),
+            try (OpsServer ops = OpsServer.start(initial.httpAddress(), initial.httpPort(),
                     () -> running ? Health.up() : Health.down("shutting down"),
                     () -> withoutLeases != null || leases.ready() ? Health.up()
                             : Health.down("database unreachable or lease table not ready"),
@@ -152,9 +152,10 @@ public final class Daemon {
             @Override
             public void onReload(JobsConfig config) {
                 if (!config.database().equals(initial.database()) || !config.instance().equals(initial.instance())
-                        || config.httpPort() != initial.httpPort()) {
+                        || !config.httpAddress().equals(initial.httpAddress()) || config.httpPort() != initial.httpPort()
+                        || !config.adminToken().equals(initial.adminToken())) {
                     Event.of("config.restart_needed")
-                            .with("reason", "database, instance and http.port changes apply at the next start").warn(LOG);
+                            .with("reason", "database, instance and http changes apply at the next start").warn(LOG);
                 }
                 List<ScheduledJob> jobs = ScheduledJobs.of(config, registry);
                 try {

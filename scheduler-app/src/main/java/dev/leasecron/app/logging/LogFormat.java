@@ -1,6 +1,7 @@
 package dev.leasecron.app.logging;
 
 import java.util.Locale;
+import java.util.Map;
 
 /** How log entries are written: {@link #JSON} for collectors, {@link #CONSOLE} for people. */
 public enum LogFormat {
@@ -28,12 +29,13 @@ public enum LogFormat {
     }
 
     /**
-     * The format {@code LEASECRON_LOG_FORMAT} names, or {@link #JSON} when it is unset or blank.
+     * The format {@code LEASECRON_LOG_FORMAT} names in {@code environment}, or {@link #JSON} when it
+     * is unset or blank.
      *
      * @throws IllegalArgumentException the variable names no format
      */
-    public static LogFormat fromEnvironment() {
-        String value = System.getenv(ENVIRONMENT_VARIABLE);
+    public static LogFormat fromEnvironment(Map<String, String> environment) {
+        String value = environment.get(ENVIRONMENT_VARIABLE);
         return value == null || value.isBlank() ? JSON : parse(value);
     }
 

@@ -5,16 +5,17 @@ import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The replica's operations endpoints, on all interfaces:
+ * The replica's operations endpoints, on all interfaces or the address given:
  *
  * <ul>
  *   <li>{@code GET /healthz}: 200 while the liveness check passes (the process runs its loop),
@@ -48,20 +49,38 @@ public final class OpsServer implements AutoCloseable {
     }
 
     /**
-     * Starts serving on {@code port}; 0 picks a free port (see {@link #port()}).
+     * Starts serving on {@code port} of every interface; 0 picks a free port (see {@link #port()}).
      *
-     * @throws UncheckedIOException the port cannot be bound, e.g. it is in use
+     * @throws OpsBindException the port cannot be bound, e.g. it is in use
      */
     public static OpsServer start(int port, HealthCheck liveness, HealthCheck readiness,
+            PrometheusMeterRegistry metrics) {
+        return start(Optional.empty(), port, liveness, readiness, metrics);
+    }
+
+    /**
+     * Starts serving on {@code port} of {@code address} (an IP address or host name; empty for
+     * every interface); 0 picks a free port (see {@link #port()}).
+     *
+     * @throws OpsBindException the address and port cannot be bound: in use, not this host's, unknown
+     */
+    public static OpsServer start(Optional<String> address, int port, HealthCheck liveness, HealthCheck readiness,
             PrometheusMeterRegistry metrics) {
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("http.port must be between 0 and 65535: " + port);
         }
+        String where = address.map(host -> "http.address " + host + " port " + port).orElse("http.port " + port);
+        InetSocketAddress socket = address.map(host -> new InetSocketAddress(host, port))
+                .orElseGet(() -> new InetSocketAddress(port));
+        if (socket.isUnresolved()) {
+            throw new OpsBindException("cannot serve " + where + ": unknown host",
+                    new UnknownHostException(socket.getHostString()));
+        }
         HttpServer server;
         try {
-            server = HttpServer.create(new InetSocketAddress(port), 0);
+            server = HttpServer.create(socket, 0);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot serve http.port " + port + ": " + e.getMessage(), e);
+            throw new OpsBindException("cannot serve " + where + ": " + e.getMessage(), e);
         }
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
         server.setExecutor(executor);

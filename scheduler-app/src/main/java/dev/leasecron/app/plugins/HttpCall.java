@@ -27,7 +27,7 @@ record HttpCall(String method, URI url, Map<String, String> headers, Optional<St
     static HttpCall read(ParamsReader params) {
         String method = params.string(METHOD).map(m -> m.strip().toUpperCase(Locale.ROOT)).orElse("GET");
         URI url = params.requiredString(URL).map(u -> url(u, params)).orElse(null);
-        Map<String, String> headers = params.stringMap(HEADERS);
+        Map<String, String> headers = params.secretStringMap(HEADERS);
         Optional<String> body = body(params);
         HttpCall call = new HttpCall(method, url, headers, body);
         call.checkAgainstHttpClient(params);
@@ -56,12 +56,22 @@ record HttpCall(String method, URI url, Map<String, String> headers, Optional<St
                 + (url.getRawPath() == null ? "" : url.getRawPath());
     }
 
+    /** Masks what {@link #describe()} leaves out: header values, the URL's user info and query. */
+    @Override
+    public String toString() {
+        Map<String, String> maskedHeaders = new java.util.TreeMap<>();
+        headers.keySet().forEach(name -> maskedHeaders.put(name, "******"));
+        return "HttpCall[" + describe() + ", headers=" + maskedHeaders + ", body=" + body.map(b -> b.length() + " chars")
+                .orElse("none") + "]";
+    }
+
     private static URI url(String text, ParamsReader params) {
         URI url;
         try {
             url = new URI(text.strip());
         } catch (URISyntaxException e) {
-            params.problem(URL, "not a URL: " + e.getMessage());
+            // The exception's message quotes the URL, which may hold credentials: give the place only.
+            params.problem(URL, "not a URL: " + e.getReason() + " at index " + e.getIndex());
             return null;
         }
         String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
@@ -86,6 +96,14 @@ record HttpCall(String method, URI url, Map<String, String> headers, Optional<St
         return Optional.empty();
     }
 
+    /** The JDK's words about a header name; about a value, ours, since the JDK's quote it. */
+    private static String headerProblem(IllegalArgumentException e) {
+        String message = String.valueOf(e.getMessage());
+        return message.contains("header value")
+                ? "not a valid header value: it holds a line break or another character HTTP does not allow"
+                : message;
+    }
+
     /** Lets the JDK judge the method name and headers (restricted names such as Host, bad characters). */
     private void checkAgainstHttpClient(ParamsReader params) {
         HttpRequest.Builder builder = HttpRequest.newBuilder();
@@ -98,7 +116,7 @@ record HttpCall(String method, URI url, Map<String, String> headers, Optional<St
             try {
                 builder.header(name, value);
             } catch (IllegalArgumentException e) {
-                params.problem(HEADERS + "." + name, e.getMessage());
+                params.problem(HEADERS + "." + name, headerProblem(e));
             }
         });
     }

@@ -60,6 +60,18 @@ final class ParamsReader {
 
     /** The mapping of strings to strings at {@code key}; empty when absent. */
     Map<String, String> stringMap(String key) {
+        return stringMap(key, false);
+    }
+
+    /**
+     * As {@link #stringMap}, for values that are secrets (HTTP headers carry API keys and tokens):
+     * a problem names the value's kind, never the value, whatever its type.
+     */
+    Map<String, String> secretStringMap(String key) {
+        return stringMap(key, true);
+    }
+
+    private Map<String, String> stringMap(String key, boolean secretValues) {
         Object value = raw(key);
         if (value == null) {
             return Map.of();
@@ -71,7 +83,8 @@ final class ParamsReader {
         Map<String, String> strings = new LinkedHashMap<>();
         map.forEach((name, entry) -> {
             if (!(entry instanceof String text)) {
-                problem(key + "." + name, "must be a string, not " + describe(entry) + " (quote it)");
+                problem(key + "." + name, "must be a string, not " + (secretValues ? kind(entry) : describe(entry))
+                        + " (quote it)");
             } else {
                 strings.put(String.valueOf(name), text);
             }
@@ -108,6 +121,18 @@ final class ParamsReader {
 
     private boolean has(String key) {
         return params.get(key) != null;
+    }
+
+    /** What {@code value} is, without its value: for secrets. */
+    static String kind(Object value) {
+        return switch (value) {
+            case null -> "nothing";
+            case Map<?, ?> m -> "a mapping";
+            case List<?> l -> "a list";
+            case Number n -> "a number";
+            case Boolean b -> "a boolean";
+            default -> "a " + value.getClass().getSimpleName();
+        };
     }
 
     static String describe(Object value) {

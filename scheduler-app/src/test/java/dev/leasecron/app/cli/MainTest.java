@@ -9,6 +9,8 @@ import dev.leasecron.app.plugins.JobRegistry;
 import dev.leasecron.app.plugins.ShellJob;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.RandomAccessFile;
+import java.net.ServerSocket;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +28,7 @@ import picocli.CommandLine;
 
 class MainTest {
     private static final String EXAMPLE = "../examples/jobs.yaml";
+    private static final int USAGE_WIDTH = 80;
     private static final Clock NOW = Clock.fixed(Instant.parse("2026-12-02T16:00:02Z"), ZoneOffset.UTC);
 
     /** One run of the command line: exit status and what went to stdout and stderr. */
@@ -127,6 +130,30 @@ class MainTest {
         }
     }
 
+    @Test
+    void validateNeverPrintsAHeaderValueWhateverItsType(@TempDir Path directory) throws IOException {
+        Path file = Files.writeString(directory.resolve("jobs.yaml"), """
+                jobs:
+                  - name: ping
+                    schedule: "@hourly"
+                    type: http
+                    params:
+                      url: http://example.com/
+                      headers:
+                        X-Api-Key: 12345
+                        X-Token: "abc\\u0001def"
+                """);
+
+        Run run = run("validate", "--config", file.toString());
+
+        assertEquals(1, run.status());
+        assertEquals(List.of(
+                file + ":7:7: jobs[0].params.headers: params.headers.X-Api-Key: must be a string, not a number (quote it)",
+                file + ":7:7: jobs[0].params.headers: params.headers.X-Token: not a valid header value: it holds a line"
+                        + " break or another character HTTP does not allow"),
+                run.err().lines().toList());
+    }
+
     @Nested
     class Next {
         @Test
@@ -150,14 +177,18 @@ class MainTest {
         }
 
         @Test
-        void aScheduleWithNoFutureInstantSaysSo(@TempDir Path directory) throws IOException {
+        void aScheduleWithNoFutureInstantIsAnError(@TempDir Path directory) throws IOException {
             Path file = Files.writeString(directory.resolve("jobs.yaml"),
-                    "jobs:\n  - {name: leap, schedule: '0 0 30 2 *', type: shell}\n");
+                    "jobs:\n  - {name: leap, schedule: '0 0 30 2 *', type: shell, params: {command: 'true'}}\n");
 
-            Run run = run("next", "--config", file.toString());
+            for (String command : List.of("validate", "next")) {
+                Run run = run(command, "--config", file.toString());
 
-            assertEquals(0, run.status());
-            assertTrue(run.out().contains("leap  0 0 30 2 *  no further instant"), run.out());
+                assertEquals(1, run.status());
+                assertEquals(List.of(file + ":2:28: jobs[0].schedule: invalid cron \"0 0 30 2 *\": it never fires: no date"
+                        + " in the next 8 years matches it (a day the month does not have, such as 31 February?)"),
+                        run.err().lines().toList());
+            }
         }
 
         @Test
@@ -180,7 +211,7 @@ class MainTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "validate", "next"})
+    @ValueSource(strings = {"", "validate", "next", "run", "status"})
     void everyCommandHasHelpAndVersion(String command) {
         String[] prefix = command.isEmpty() ? new String[0] : new String[] {command};
 
@@ -207,6 +238,84 @@ class MainTest {
 
         assertEquals(2, run.status());
         assertTrue(run.err().startsWith("Missing required option: '--config=FILE'"), run.err());
+    }
+
+    @Nested
+    class UsageMistakes {
+        @Test
+        void anUnknownLogFormatFlagIsOneLineAndAUsageError() {
+            Run run = run("run", "--config", EXAMPLE, "--log-format", "xml");
+
+            assertEquals(2, run.status());
+            assertEquals("Invalid value for option '--log-format': unknown log format \"xml\"; use json or console",
+                    run.err().lines().findFirst().orElseThrow());
+            assertNoStackTrace(run);
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"validate", "next", "run", "status"})
+        void anUnknownLogFormatInTheEnvironmentIsOneLineAndAUsageErrorForAnyCommand(String command) {
+            StringWriter err = new StringWriter();
+            CommandLine commandLine = Main.commandLine(new CliContext(Map.of(), NOW, folder -> JobRegistry.of()));
+            commandLine.setErr(new PrintWriter(err, true));
+
+            int status = Main.execute(commandLine, new String[] {command, "--config", EXAMPLE},
+                    Map.of("LEASECRON_LOG_FORMAT", "xml"));
+
+            assertEquals(2, status);
+            assertEquals(List.of("environment variable LEASECRON_LOG_FORMAT: unknown log format \"xml\"; use json or console"),
+                    err.toString().lines().toList());
+        }
+
+        @Test
+        void anHttpPortInUseIsOneLineAndExitOne(@TempDir Path directory) throws IOException {
+            try (ServerSocket taken = new ServerSocket(0)) {
+                Path file = Files.writeString(directory.resolve("jobs.yaml"), "database:\n  url: jdbc:sqlite:"
+                        + directory.resolve("leases.db") + "\nhttp:\n  port: " + taken.getLocalPort() + "\njobs: []\n");
+
+                Run run = run("run", "--config", file.toString());
+
+                assertEquals(1, run.status());
+                assertEquals(List.of("cannot serve http.port " + taken.getLocalPort() + ": Address already in use"),
+                        run.err().lines().toList());
+                assertNoStackTrace(run);
+            }
+        }
+
+        @ParameterizedTest
+        @ValueSource(strings = {"validate", "next", "run", "status"})
+        void aJobsFileOverTheSizeLimitIsRefusedByEveryCommand(String command, @TempDir Path directory) throws IOException {
+            Path file = directory.resolve("jobs.yaml");
+            try (RandomAccessFile sparse = new RandomAccessFile(file.toFile(), "rw")) {
+                sparse.setLength(50L * 1024 * 1024);
+            }
+
+            Run run = run(command, "--config", file.toString());
+
+            assertEquals(1, run.status());
+            assertEquals(List.of(file + ": the file is larger than 4 MiB (4194304 bytes), the most a jobs file may hold"),
+                    run.err().lines().toList());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"validate", "next", "run", "status"})
+    void helpWrapsEachParagraphAtWordsNotMidSentence(String command) {
+        Run help = run(command, "--help");
+        List<String> description = help.out().lines()
+                .dropWhile(line -> !line.startsWith("Usage:"))
+                .dropWhile(line -> line.startsWith("Usage:") || line.startsWith(" "))
+                .takeWhile(line -> !line.isEmpty() && !line.startsWith(" "))
+                .toList();
+
+        assertFalse(description.isEmpty(), help.out());
+        for (int i = 0; i + 1 < description.size(); i++) {
+            String line = description.get(i);
+            String nextWord = description.get(i + 1).split(" ")[0];
+            boolean nextWordWouldFit = line.length() + 1 + nextWord.length() <= USAGE_WIDTH;
+            assertTrue(line.length() <= USAGE_WIDTH && (!nextWordWouldFit || line.endsWith(".")),
+                    "line " + (i + 1) + " breaks early or runs long: \"" + line + "\"\n" + help.out());
+        }
     }
 
     private static String[] concat(String[] prefix, String last) {

@@ -15,6 +15,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.SQLTransientConnectionException;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -105,6 +106,27 @@ class OpsServerTest {
 
         assertTrue(failure.getMessage().startsWith("cannot serve http.port " + server.port() + ": "),
                 failure.getMessage());
+    }
+
+    @Test
+    void listensOnTheAddressGiven() throws Exception {
+        try (OpsServer loopback = OpsServer.start(Optional.of("127.0.0.1"), 0, HealthCheck.ALWAYS_UP,
+                HealthCheck.ALWAYS_UP, registry)) {
+            HttpResponse<String> answer = client.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + loopback.port() + "/healthz")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+
+            assertEquals(200, answer.statusCode());
+        }
+    }
+
+    @Test
+    void anAddressThatIsNotThisHostsFailsWithAMessageNamingIt() {
+        // 192.0.2.0/24 is TEST-NET-1: never assigned to a host.
+        OpsBindException failure = assertThrows(OpsBindException.class, () -> OpsServer.start(Optional.of("192.0.2.1"),
+                0, HealthCheck.ALWAYS_UP, HealthCheck.ALWAYS_UP, registry));
+
+        assertTrue(failure.getMessage().startsWith("cannot serve http.address 192.0.2.1 port 0: "), failure.getMessage());
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.leasecron.app.plugins;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -140,6 +141,36 @@ class HttpJobTest {
                 job.checkParams(Map.of("url", "http://example.com", "headers", Map.of("Host", "other"))));
         assertEquals(List.of("params.body: must be a string, not a mapping (quote it)"),
                 job.checkParams(Map.of("url", "http://example.com", "body", Map.of("a", "b"))));
+    }
+
+    @Test
+    void headerValuesAndUrlCredentialsNeverAppearInProblemsWhateverTheirType() {
+        List<String> problems = job.checkParams(Map.of(
+                "url", "http://user:hunter2@exa mple.com/",
+                "headers", Map.of("X-Api-Key", 12345, "X-Flag", true, "X-Token", "abc\u0001def", "X-Forged", "ok\r\nX-Evil: 1")));
+
+        assertEquals(List.of(
+                "params.headers.X-Api-Key: must be a string, not a number (quote it)",
+                "params.headers.X-Flag: must be a string, not a boolean (quote it)",
+                "params.headers.X-Forged: not a valid header value: it holds a line break or another character HTTP"
+                        + " does not allow",
+                "params.headers.X-Token: not a valid header value: it holds a line break or another character HTTP"
+                        + " does not allow",
+                "params.url: not a URL: Illegal character in authority at index 23"),
+                problems.stream().sorted().toList());
+        String printed = String.join("\n", problems);
+        for (String secret : List.of("hunter2", "12345", "true", "abc", "def", "X-Evil")) {
+            assertFalse(printed.contains(secret), secret + " leaked: " + printed);
+        }
+    }
+
+    @Test
+    void aCallPrintsWithoutItsSecrets() {
+        ParamsReader params = new ParamsReader(Map.of("url", "https://user:hunter2@example.com/hook?token=t-1",
+                "headers", Map.of("X-Api-Key", "k-1"), "body", "b-1"));
+        String printed = HttpCall.read(params).toString();
+
+        assertEquals("HttpCall[GET https://example.com/hook, headers={X-Api-Key=******}, body=3 chars]", printed);
     }
 
     private String url(String path) {
