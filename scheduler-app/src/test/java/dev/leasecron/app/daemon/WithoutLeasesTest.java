@@ -118,8 +118,8 @@ class WithoutLeasesTest {
         JobsConfig replicaOnly = config(freePort());
         JobSpec everywhere = replicaOnly.jobs().getFirst();
         // The loader refuses it too (PrimaryDatabaseUrlTest); a driver answering another URL would not.
-        JobsConfig withClusterJob = new JobsConfig(replicaOnly.database(), replicaOnly.instance(), replicaOnly.httpPort(),
-                replicaOnly.shutdownGrace(), java.util.List.of(everywhere, new JobSpec("once", everywhere.schedule(),
+        JobsConfig withClusterJob = new JobsConfig(replicaOnly.database(), replicaOnly.instance(), replicaOnly.httpAddress(),
+                replicaOnly.httpPort(), replicaOnly.adminToken(), replicaOnly.shutdownGrace(), java.util.List.of(everywhere, new JobSpec("once", everywhere.schedule(),
                         everywhere.type(), everywhere.catchUp(), everywhere.timeout(), true, Scope.CLUSTER, Map.of())));
         Daemon daemon = new Daemon(withClusterJob, Path.of("jobs.yaml"), null, JobRegistry.of(new CountingJob()),
                 LeaseTimings.DEFAULT);
@@ -137,7 +137,8 @@ class WithoutLeasesTest {
         JobsConfig noDriver = new JobsConfig(new dev.leasecron.config.DatabaseSpec(false,
                 new dev.leasecron.config.DataSourceSpec("jdbc:nosuchdb://reader:s3cret@db/x", java.util.Optional.empty(),
                         dev.leasecron.config.Secret.none()), 2, Map.of()),
-                config.instance(), config.httpPort(), config.shutdownGrace(), config.jobs());
+                config.instance(), config.httpAddress(), config.httpPort(), config.adminToken(), config.shutdownGrace(),
+                config.jobs());
         Daemon daemon = new Daemon(noDriver, Path.of("jobs.yaml"), null, JobRegistry.of(new CountingJob()), LeaseTimings.DEFAULT);
 
         StartRefusedException refused = assertThrows(StartRefusedException.class, daemon::run);
