@@ -221,7 +221,7 @@ public final class Bench {
                     timeout);
         }
         Map<String, Object> cell = runProcess(a, Cell.class, scheduler, jobs, replicas, List.of("--period", "1", "--warmup",
-                Integer.toString(warmup), "--instants", Integer.toString(seconds), "--log", "info", "--jvm", "plain"), base, timeout);
+                Integer.toString(warmup), "--instants", Integer.toString(seconds), "--log", "info"), base, timeout);
         cell.put("sustained", true);
         return cell;
     }

@@ -22,13 +22,17 @@ final class DaemonLog {
     record Fire(int job, long instantMs, long delayMillis, boolean rerun) {}
 
     final List<Fire> fires = new ArrayList<>();
-    /** Lines per event name, WARN and ERROR only (the round lines are INFO). */
+    /** Lines per event name, WARN and ERROR only (the round lines are INFO), logged within the window. */
     final Map<String, Long> warnings = new TreeMap<>();
     long skippedInstants;
     long missedInstants;
     long lines;
 
-    static DaemonLog read(Path log) throws IOException {
+    /**
+     * Reads {@code log}; WARN and ERROR events count when their {@code @timestamp} lies between
+     * {@code fromMs} and {@code toMs} (the replica's clock, on the database's machine or near it).
+     */
+    static DaemonLog read(Path log, long fromMs, long toMs) throws IOException {
         DaemonLog d = new DaemonLog();
         ObjectMapper json = new ObjectMapper();
         try (BufferedReader in = Files.newBufferedReader(log)) {
@@ -51,6 +55,10 @@ final class DaemonLog {
                             Instant.parse(n.path("instant").asText()).toEpochMilli(), n.path("fire_delay_ms").asLong(),
                             n.path("rerun").asBoolean()));
                 } else {
+                    long at = Instant.parse(n.path("@timestamp").asText()).toEpochMilli();
+                    if (at < fromMs || at > toMs) {
+                        continue;
+                    }
                     d.warnings.merge(event, 1L, Long::sum);
                     switch (event) {
                         case "instant.skipped" -> d.skippedInstants += n.path("count").asLong();

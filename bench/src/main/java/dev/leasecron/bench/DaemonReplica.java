@@ -14,8 +14,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class DaemonReplica {
     /** The image's JVM flags (Dockerfile), its 75 % of memory taken as a 1 GiB heap. */
-    static final List<String> IMAGE_FLAGS = List.of("-XX:+UseG1GC", "-XX:+ExplicitGCInvokesConcurrent",
-            "-XX:CompileThresholdScaling=0.1", "-Xms1g", "-Xmx1g", "-XX:+ExitOnOutOfMemoryError");
+    static final List<String> IMAGE_FLAGS = List.of("-XX:+UseG1GC", "-Xms1g", "-Xmx1g", "-XX:+ExitOnOutOfMemoryError");
     /** What a user typing {@code java -jar} gets, capped at the same 1 GiB. */
     static final List<String> PLAIN_FLAGS = List.of("-Xmx1g");
 

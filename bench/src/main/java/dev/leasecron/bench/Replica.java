@@ -107,7 +107,7 @@ public final class Replica {
 
     /**
      * Heap in use after full collections. Not {@code System.gc()}: under the replicas'
-     * {@code -XX:+ExplicitGCInvokesConcurrent} it is a young collection and a concurrent cycle, which
+     * {@code -XX:+ExplicitGCInvokesConcurrent} (set in runs before 2026-12-06) it is a young collection and a concurrent cycle, which
      * leave the old generation's dead objects in place; a class histogram collects the whole heap.
      */
     private static long heapAfterGc() throws JMException, InterruptedException {

@@ -47,12 +47,6 @@ final class ReplicaProcess {
                 // A fixed heap, as a service is deployed: left to grow and shrink, G1 shrinks it to a
                 // few tens of MiB between bursts and then collects in nearly every burst.
                 "-XX:+UseG1GC", "-Xms1g", "-Xmx1g", "--enable-native-access=ALL-UNNAMED"));
-        if (!"plain".equals(a.get("jvm"))) {
-            // leasecron's image flags, for all four alike: System.gc() a young collection and a
-            // concurrent cycle (leasecron collects between instants with it), and the JIT's
-            // thresholds a tenth, so the code of a burst is compiled within its first instants.
-            cmd.addAll(List.of("-XX:+ExplicitGCInvokesConcurrent", "-XX:CompileThresholdScaling=0.1"));
-        }
         // Burst cells: WARN to stderr for all four. Sustained cells: INFO into a file, each task one line.
         boolean info = "info".equals(a.get("log"));
         cmd.addAll(List.of(

@@ -50,7 +50,8 @@ final class SustainedReport {
                     .append(" | ").append(fmt(c.get("db_cpu_cores"), 2))
                     .append(" | ").append(fmt(c.get("heap_after_gc_mib"), 0))
                     .append(" | ").append(Boolean.TRUE.equals(c.get("clean")) ? "yes" : "**no**")
-                    .append(" | ").append(c.getOrDefault("warnings", "")).append(" |\n");
+                    .append(" | ").append(c.containsKey("warnings_in_window") ? c.get("warnings_in_window")
+                            : c.containsKey("warnings") ? c.get("warnings") + " (whole run, warm-up included)" : "").append(" |\n");
         }
         md.append("\nCeilings (jobs every second, R=").append(((Map<String, Object>) run.get("sustained_workload")).get("replicas"))
                 .append(", clean): ").append(run.get("ceilings")).append("\n\n");
