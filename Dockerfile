@@ -69,10 +69,7 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
 # shrunk by G1 to a few tens of MiB between bursts, and then collected in nearly every burst of
 # rounds. Extra flags go in JAVA_TOOL_OPTIONS. G1 is named because under 1,792 MiB or 2 CPUs (the
 # chart's 512 MiB limit) the JVM would pick the serial collector, whose pauses in a burst of rounds
-# are longer (bench/README.md, "The collector"). ExplicitGCInvokesConcurrent lets the scheduler empty
-# the young generation between instants (System.gc() is then a young collection, not a full one), so
-# that a burst of rounds does not stop to collect. The JIT's thresholds are a tenth of the default: at
-# a hundred rounds a minute, the per-round code reaches C2's default threshold (5,000 calls) only
-# after 50 minutes, and each compile until then competes with a burst for the cores.
-ENTRYPOINT ["/usr/bin/tini", "-s", "--", "java", "-XX:+UseG1GC", "-XX:+ExplicitGCInvokesConcurrent", "-XX:CompileThresholdScaling=0.1", "-XX:InitialRAMPercentage=75", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED", "-jar", "/opt/leasecron/leasecron.jar"]
+# are longer (bench/README.md, "The collector"). No other collector or JIT flag: under a sustained
+# load the ones once set here made every replica slower (bench/README.md, "Sustained load").
+ENTRYPOINT ["/usr/bin/tini", "-s", "--", "java", "-XX:+UseG1GC", "-XX:InitialRAMPercentage=75", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED", "-jar", "/opt/leasecron/leasecron.jar"]
 CMD ["run", "--config", "/etc/leasecron/jobs.yaml", "--plugins", "/opt/leasecron/plugins"]

@@ -135,21 +135,18 @@ final class DueClaims {
     /** The names of {@link #lastClaims} won; guarded by {@link #lock}. */
     private int held;
     private final IntSupplier replicas;
-    private final QuietCollection quiet;
     private boolean watching;
 
     /**
      * @param claiming ends when the replica stops claiming; the watching thread ends with it
      * @param replicas how many replicas share the names claimed, this one included
      *     ({@link ReplicaCensus})
-     * @param quiet told of each instant at the watcher's last wake-up before it
      */
-    DueClaims(Leases leases, DueClock clock, LeaseScope claiming, IntSupplier replicas, QuietCollection quiet) {
+    DueClaims(Leases leases, DueClock clock, LeaseScope claiming, IntSupplier replicas) {
         this.leases = leases;
         this.clock = clock;
         this.claiming = claiming;
         this.replicas = replicas;
-        this.quiet = quiet;
         claiming.onCancel(this::wakeWatcher);
     }
 
@@ -339,7 +336,6 @@ final class DueClaims {
                 // Asking the clock may read the database: never under the lock the loops register with.
                 Duration wait = clock.nextWait(first.at(), claiming);
                 if (!wait.isZero() && wait.compareTo(PREPARE_AHEAD) <= 0) {
-                    quiet.beforeInstant(first.slot(), wait);
                     if (prepareAhead(first)) {
                         continue; // building took time: ask the clock again
                     }

@@ -47,9 +47,8 @@ public final class Scheduler {
         this.clock = withLeases ? new DueClock(leases) : DueClock.processClock(leases);
         this.listener = listener;
         this.census = new ReplicaCensus(leases, () -> clusterJobs.keySet(), claiming);
-        QuietCollection quiet = QuietCollection.forThisJvm();
-        this.shared = batched ? SharedStatements.batched(leases, clock, claiming, census::replicas, quiet)
-                : SharedStatements.singleRow(leases, clock, claiming, census::replicas, quiet);
+        this.shared = batched ? SharedStatements.batched(leases, clock, claiming, census::replicas)
+                : SharedStatements.singleRow(leases, clock, claiming, census::replicas);
         this.roundRunner = new RoundRunner(leases, shared, transactions, rounds, clock, listener, inFlight);
         this.localRounds = new LocalRounds(rounds, transactions, leases.instance(), listener, inFlight);
     }

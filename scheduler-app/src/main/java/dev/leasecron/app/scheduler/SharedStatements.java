@@ -52,11 +52,11 @@ final class SharedStatements {
     private final SerialEndings endings = new SerialEndings("round-endings");
 
     private SharedStatements(Leases leases, DueClock clock, LeaseScope claiming, IntSupplier replicas,
-            QuietCollection quiet, boolean shared) {
+            boolean shared) {
         this.leases = leases;
         this.clock = clock;
         this.shared = shared;
-        this.dueClaims = new DueClaims(leases, clock, claiming, replicas, quiet);
+        this.dueClaims = new DueClaims(leases, clock, claiming, replicas);
         this.claims = Coalescer.inParts("claim-batch", WINDOW, (asked, part) -> claim(leases, asked, part));
         this.finishes = new Coalescer<>("finish-batch", WINDOW, asked -> finish(leases, asked));
         this.releases = new Coalescer<>("release-batch", WINDOW, leases::releaseAll);
@@ -68,17 +68,14 @@ final class SharedStatements {
      *
      * @param claiming ends when the replica stops claiming
      * @param replicas how many replicas share the jobs claimed, this one included ({@link ReplicaCensus})
-     * @param quiet told before each instant, to collect while no round is due
      */
-    static SharedStatements batched(Leases leases, DueClock clock, LeaseScope claiming, IntSupplier replicas,
-            QuietCollection quiet) {
-        return new SharedStatements(leases, clock, claiming, replicas, quiet, true);
+    static SharedStatements batched(Leases leases, DueClock clock, LeaseScope claiming, IntSupplier replicas) {
+        return new SharedStatements(leases, clock, claiming, replicas, true);
     }
 
     /** Every call is its single-row statement, sent at once: one statement per job and step. */
-    static SharedStatements singleRow(Leases leases, DueClock clock, LeaseScope claiming, IntSupplier replicas,
-            QuietCollection quiet) {
-        return new SharedStatements(leases, clock, claiming, replicas, quiet, false);
+    static SharedStatements singleRow(Leases leases, DueClock clock, LeaseScope claiming, IntSupplier replicas) {
+        return new SharedStatements(leases, clock, claiming, replicas, false);
     }
 
     /**

@@ -46,7 +46,7 @@ class DueClaimsTest {
     }
 
     private DueClaims dueClaims(Leases leases) {
-        return new DueClaims(leases, new DueClock(leases), claiming, () -> 1, QuietCollection.OFF);
+        return new DueClaims(leases, new DueClock(leases), claiming, () -> 1);
     }
 
     /** Another replica ran {@code slot} under {@code name} already: this replica's claim of it is refused. */

@@ -30,7 +30,7 @@ class JobLoopTest {
         DataSource pool = db.pool(4);
         Leases leases = db.leases(TestTimings.FAST, pool);
         DueClock clock = new DueClock(leases);
-        SharedStatements shared = SharedStatements.batched(leases, clock, claiming, () -> 1, QuietCollection.OFF);
+        SharedStatements shared = SharedStatements.batched(leases, clock, claiming, () -> 1);
         GuardedTransactions transactions = new GuardedTransactions(leases, pool, Map.of());
         InFlight inFlight = new InFlight();
         LeaseScope rounds = LeaseScope.root();

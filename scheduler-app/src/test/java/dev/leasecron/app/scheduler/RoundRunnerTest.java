@@ -74,7 +74,7 @@ class RoundRunnerTest {
                 outcome.set(how);
             }
         };
-        runner = new RoundRunner(leases, SharedStatements.batched(leases, clock, claiming, () -> 1, QuietCollection.OFF),
+        runner = new RoundRunner(leases, SharedStatements.batched(leases, clock, claiming, () -> 1),
                 new GuardedTransactions(leases, pool, Map.of()), rounds, clock, listener, inFlight);
         entries.start();
         schedulerLog.addAppender(entries);
