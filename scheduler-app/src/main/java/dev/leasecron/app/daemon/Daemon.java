@@ -78,7 +78,7 @@ public final class Daemon {
         SchedulerMetrics metrics = new SchedulerMetrics(prometheus);
         MetricsListener listener = new MetricsListener(metrics);
         Event.of(Events.PLUGINS_LOADED).with("sources", registry.sources()).info(LOG);
-        try (Databases databases = Databases.open(initial.database())) {
+        try (Databases databases = Databases.open(initial.database(), configFile.toAbsolutePath().getParent())) {
             Leases leases = Leases.create(databases.shared(), timings, initial.instance(), listener);
             try (OpsServer ops = OpsServer.start(initial.httpAddress(), initial.httpPort(),
                     () -> running ? Health.up() : Health.down("shutting down"),

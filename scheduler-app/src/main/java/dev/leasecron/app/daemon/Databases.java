@@ -2,8 +2,10 @@ package dev.leasecron.app.daemon;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasecron.app.db.Pools;
+import dev.leasecron.app.db.SqliteFiles;
 import dev.leasecron.config.DataSourceSpec;
 import dev.leasecron.config.DatabaseSpec;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -17,21 +19,31 @@ import javax.sql.DataSource;
 record Databases(HikariDataSource primary, DataSource shared, Map<String, HikariDataSource> others) implements AutoCloseable {
 
     /**
-     * Opens a pool per database; nothing is read from them yet.
+     * Opens a pool per database; nothing is read from them yet. A relative SQLite file written in the
+     * jobs file is taken relative to {@code configFolder} ({@link SqliteFiles}).
      *
      * @throws StartRefusedException a pool cannot be set up: no JDBC driver here takes its URL
      */
-    static Databases open(DatabaseSpec spec) {
-        HikariDataSource primary = open("primary", spec.primary(), spec.poolMaxSize());
+    static Databases open(DatabaseSpec spec, Path configFolder) {
+        HikariDataSource primary = open("primary", located(spec, spec.primary(), configFolder), spec.poolMaxSize());
         Map<String, HikariDataSource> others = new LinkedHashMap<>();
         try {
-            spec.instances().forEach((name, source) -> others.put(name, open(name, source, spec.poolMaxSize())));
+            spec.instances().forEach((name, source) ->
+                    others.put(name, open(name, located(spec, source, configFolder), spec.poolMaxSize())));
         } catch (StartRefusedException e) {
             others.values().forEach(HikariDataSource::close);
             primary.close();
             throw e;
         }
         return new Databases(primary, Pools.sharedByLeasesAndWork(primary), Map.copyOf(others));
+    }
+
+    /** {@code source} with its SQLite file, if relative, found beside the jobs file; the embedded default as it is. */
+    static DataSourceSpec located(DatabaseSpec spec, DataSourceSpec source, Path configFolder) {
+        if (spec.embedded()) {
+            return source;
+        }
+        return new DataSourceSpec(SqliteFiles.resolve(source.url(), configFolder), source.username(), source.password());
     }
 
     private static HikariDataSource open(String name, DataSourceSpec source, int maxSize) {
