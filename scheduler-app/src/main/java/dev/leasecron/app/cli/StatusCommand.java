@@ -132,7 +132,7 @@ final class StatusCommand implements Callable<Integer> {
         }
         try {
             return new DriverDataSource(source.url(), null, properties, source.username().orElse(null),
-                    source.password().reveal());
+                    source.password().isEmpty() ? null : source.password().reveal());
         } catch (RuntimeException e) {
             // Its message holds the URL as written, password and all.
             throw new LeaseDatabaseException("no JDBC driver here takes the URL", null);

@@ -81,8 +81,15 @@ final class CommandOutput {
      * instant, which the pump threads would not have otherwise: MDC belongs to a thread.
      */
     private static Map<String, String> roundFields(JobContext context) {
+        Map<String, String> fields = new HashMap<>();
         Map<String, String> inherited = MDC.getCopyOfContextMap();
-        Map<String, String> fields = inherited == null ? new HashMap<>() : new HashMap<>(inherited);
+        if (inherited != null) {
+            inherited.forEach((key, value) -> {
+                if (value != null) {
+                    fields.put(key, value);
+                }
+            });
+        }
         fields.put("job", context.jobName());
         fields.put("instant", DateTimeFormatter.ISO_INSTANT.format(context.instant()));
         return Map.copyOf(fields);
