@@ -60,7 +60,7 @@ class UsableConfigTest {
         UsableConfig usable = LOADER.loadUsable(file);
 
         assertEquals(LOADER.load(file).database(), usable.database().orElseThrow());
-        assertEquals(LOADER.load(file).jobs(), usable.jobs());
+        assertEquals(List.of("a"), usable.jobs().stream().map(JobSpec::name).toList());
         assertEquals(List.of(), usable.errors());
     }
 
