@@ -5,6 +5,7 @@ import dev.leasecron.app.db.Pools;
 import dev.leasecron.app.db.SqliteFiles;
 import dev.leasecron.config.DataSourceSpec;
 import dev.leasecron.config.DatabaseSpec;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,7 +23,8 @@ record Databases(HikariDataSource primary, DataSource shared, Map<String, Hikari
      * Opens a pool per database; nothing is read from them yet. A relative SQLite file written in the
      * jobs file is taken relative to {@code configFolder} ({@link SqliteFiles}).
      *
-     * @throws StartRefusedException a pool cannot be set up: no JDBC driver here takes its URL
+     * @throws StartRefusedException a pool cannot be set up: no JDBC driver here takes its URL, or the
+     *     folder of an SQLite file does not exist
      */
     static Databases open(DatabaseSpec spec, Path configFolder) {
         HikariDataSource primary = open("primary", located(spec, spec.primary(), configFolder), spec.poolMaxSize());
@@ -47,11 +49,18 @@ record Databases(HikariDataSource primary, DataSource shared, Map<String, Hikari
     }
 
     private static HikariDataSource open(String name, DataSourceSpec source, int maxSize) {
+        // SQLite would only say "unable to open database file", at every retry; the folder is a mistake
+        // in the file, not an outage to wait out.
+        SqliteFiles.file(source.url()).map(file -> file.toAbsolutePath().getParent())
+                .filter(folder -> !Files.isDirectory(folder))
+                .ifPresent(folder -> {
+                    throw new StartRefusedException(cannotOpen(name, source) + "the folder " + folder
+                            + " does not exist", null);
+                });
         try {
             return Pools.open(name, source.url(), source.username().orElse(null), source.password().reveal(), maxSize);
         } catch (RuntimeException e) {
-            String what = "cannot open the database " + (name.equals("primary") ? "" : "\"" + name + "\" ") + "at "
-                    + source.maskedUrl() + ": ";
+            String what = cannotOpen(name, source);
             if (String.valueOf(e.getMessage()).startsWith("Failed to get driver instance")) {
                 throw new StartRefusedException(what + "no JDBC driver here takes the URL (leasecron bundles the"
                         + " PostgreSQL, MariaDB, MySQL and SQLite drivers; another goes on the class path)", null);
@@ -59,6 +68,11 @@ record Databases(HikariDataSource primary, DataSource shared, Map<String, Hikari
             // Hikari's messages carry the URL as written, password and all: only the masked one is printed.
             throw new StartRefusedException(what + String.valueOf(e.getMessage()).replace(source.url(), source.maskedUrl()), null);
         }
+    }
+
+    private static String cannotOpen(String name, DataSourceSpec source) {
+        return "cannot open the database " + (name.equals("primary") ? "" : "\"" + name + "\" ") + "at "
+                + source.maskedUrl() + ": ";
     }
 
     /** The other databases as plain data sources, for the transaction guard. */

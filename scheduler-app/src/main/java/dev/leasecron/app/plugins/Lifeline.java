@@ -17,11 +17,12 @@ import java.util.stream.Stream;
  * it is no child of the command: a command waiting for all its children would otherwise wait for
  * it) and then execs the command in place, with an empty stdin. The watcher blocks reading the
  * pipe that was the shell's stdin, whose write end only the daemon holds (the JVM closes every
- * other descriptor in the processes it starts). The kernel closes that end when the daemon dies,
- * however it dies; the watcher then reads end-of-file and kills the command's process group (its
- * own, from {@code setsid}), or the command alone where there is no {@code setsid}. When the
- * round ends, the daemon writes a newline instead ({@link Held#release}): the watcher exits and kills
- * nothing, so a background process the command left behind keeps running, as before.
+ * other descriptor in the processes it starts). That end closes in two cases: the command has
+ * exited (the JVM closes a process's stdin once it has reaped it, and the round closes it too), or
+ * the daemon died, whereupon the kernel closes it. The watcher tells them apart by whether the
+ * command still runs: if it does, the daemon is gone, and the watcher kills the command's process
+ * group (its own, from {@code setsid}), or the command alone where there is no {@code setsid}. A
+ * command that ended with its round is left alone, and so is anything it left in the background.
  *
  * <p>Not {@code PR_SET_PDEATHSIG} ({@code setpriv --pdeathsig}): that signal fires when the
  * <em>thread</em> that started the process ends, and rounds start their commands on virtual
@@ -41,12 +42,13 @@ final class Lifeline {
     /**
      * Inside a subshell {@code $$} is still the pid of the outer shell, which the command takes over
      * through {@code exec}; after {@code setsid}, that pid is also the command's process group.
+     * {@code read} returns at the end of the pipe (nothing is ever written to it).
      */
     private static final String SCRIPT = """
             exec 3<&0 </dev/null
             ( ( trap '' HUP INT QUIT TERM PIPE
-                if read -r line <&3; then exit 0; fi
-                kill -KILL -$$ 2>/dev/null || kill -KILL $$ ) >/dev/null 2>&1 & )
+                read -r line <&3
+                if kill -0 $$; then kill -KILL -$$ || kill -KILL $$; fi ) >/dev/null 2>&1 & )
             exec "$@" 3<&-
             """;
 
@@ -71,29 +73,25 @@ final class Lifeline {
      * stdin is closed at once, so that it reads an empty stdin either way.
      */
     static Held hold(Process process) {
+        Held held = new Held(process.getOutputStream());
         if (!available()) {
-            try {
-                process.getOutputStream().close();
-            } catch (IOException e) {
-                // Closing the write end of a pipe does not fail for want of a reader; nothing to undo.
-            }
+            held.release();
         }
-        return new Held(process.getOutputStream());
+        return held;
     }
 
     /** The write end of one command's lifeline. */
     record Held(OutputStream end) {
         /**
-         * Tells the watcher the round is over, so that it exits without killing anything; called once
-         * the command has exited or been stopped.
+         * Closes the daemon's end; called once the command has exited or been stopped, when the
+         * watcher then finds it gone and exits. Closing it earlier would have the watcher kill the
+         * command.
          */
         void release() {
-            try (end) {
-                if (available()) {
-                    end.write('\n');
-                }
+            try {
+                end.close();
             } catch (IOException e) {
-                // The watcher is gone already (killed from outside): there is nobody left to tell.
+                // Closing the write end of a pipe does not fail for want of a reader; nothing to undo.
             }
         }
     }

@@ -87,17 +87,14 @@ class ConnectionFaultTest {
     }
 
     @Test
-    void runLogsThatTheSqliteFolderIsMissing(@TempDir Path directory) {
-        Path missing = directory.resolve("no-such-folder").resolve("leases.db");
-        try (HikariDataSource pool = Pools.open("primary", "jdbc:sqlite:" + missing, null, null, 1)) {
-            Leases leases = Leases.create(pool, LeaseTimings.DEFAULT, "replica", LeaseListener.NONE);
+    void runRefusesToStartWhenTheSqliteFolderIsMissing(@TempDir Path directory) throws Exception {
+        Path folder = directory.resolve("no-such-folder");
+        Path file = jobsFile(directory, "jdbc:sqlite:" + folder.resolve("leases.db"), null, null);
 
-            LeaseDatabaseException failure = assertThrows(LeaseDatabaseException.class, leases::initialize);
+        Run run = run("run", "--config", file.toString());
 
-            assertTrue(failure.getMessage().startsWith("cannot reach the primary database: ")
-                    && failure.getMessage().contains(directory.resolve("no-such-folder") + "' does not exist"),
-                    failure.getMessage());
-        }
+        assertOneLine(run, "cannot open the database at jdbc:sqlite:" + folder.resolve("leases.db") + ": the folder "
+                + folder + " does not exist");
     }
 
     private static void assertOneLine(Run run, String expectedStart) {
