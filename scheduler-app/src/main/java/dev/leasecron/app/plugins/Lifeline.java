@@ -24,10 +24,12 @@ import java.util.stream.Stream;
  * group (its own, from {@code setsid}), or the command alone where there is no {@code setsid}. A
  * command that ended with its round is left alone, and so is anything it left in the background.
  *
- * <p>Not {@code PR_SET_PDEATHSIG} ({@code setpriv --pdeathsig}): that signal fires when the
- * <em>thread</em> that started the process ends, and rounds start their commands on virtual
- * threads, whose carrier threads come and go; it would also reach the command only, not the
- * processes the command started.
+ * <p>Not {@code PR_SET_PDEATHSIG} ({@code setpriv --pdeathsig}, util-linux): that signal fires
+ * when the <em>thread</em> that started the process ends. The JVM forks on the calling thread, and
+ * for a virtual thread that is its carrier, which the scheduler retires after 30 s idle: tried on
+ * JDK 25, a {@code setpriv --pdeathsig KILL sleep 100} started from a platform thread died when
+ * that thread ended, and one started from a virtual thread died about 30 s later, with the JVM
+ * running on. It would also reach the command only, not the processes the command started.
  *
  * <p>The watcher ignores the signals a terminal or a supervisor sends to the daemon's process
  * group, which it shares: it runs only shell builtins, so ignoring them changes nothing else.
