@@ -204,8 +204,8 @@ check_run() {
   # The compose cluster's jobs file, with the environment compose gives it.
   HOSTNAME=replica LEASECRON_DB_URL=jdbc:postgresql://postgres:5432/leasecron LEASECRON_DB_USER=leasecron \
     LEASECRON_DB_PASSWORD=leasecron "$JAVA_HOME/bin/java" -jar "$jar" validate --config deploy/jobs.yaml
-  # The chart's defaults, except the database: the Secret's URL points at the embedded SQLite
-  # file in the working directory instead of a PostgreSQL server this machine lacks. The port
+  # The chart's defaults, except the database: the Secret's URL points at an SQLite file (beside
+  # the jobs file, which is relative to it) instead of a PostgreSQL server this machine lacks. The port
   # stays 8080 unless something here already listens on it.
   local port
   port=$(free_port 8080)

@@ -19,6 +19,10 @@ final class ConfigBinder {
     private final JobTypeChecker types;
     private final Supplier<String> defaultInstance;
     private final Optional<String> httpPortVariable;
+    /** The parts bound without error so far, for readers that show what they can of a faulty file. */
+    private Optional<DatabaseSpec> soundDatabase = Optional.empty();
+    private Optional<String> soundInstance = Optional.empty();
+    private final List<JobSpec> soundJobs = new ArrayList<>();
 
     /**
      * @param httpPortVariable the value of {@link JobsConfig#HTTP_PORT_VARIABLE}, if it is set
@@ -54,6 +58,8 @@ final class ConfigBinder {
                 ? top.parsed("shutdownGrace", ConfigBinder::notNegativeDuration)
                 : Optional.of(JobsConfig.DEFAULT_SHUTDOWN_GRACE);
         Optional<List<JobSpec>> jobs = jobs(top);
+        soundDatabase = database;
+        soundInstance = instance;
         if (database.isPresent() && !database.get().embedded()) {
             List<YamlNode> jobNodes = top.node("jobs").filter(YamlNode.Sequence.class::isInstance)
                     .map(node -> ((YamlNode.Sequence) node).items()).orElse(List.of());
@@ -65,6 +71,14 @@ final class ConfigBinder {
         }
         return Optional.of(new JobsConfig(database.orElseThrow(), instance.orElseThrow(), httpAddress.orElseThrow(),
                 httpPort.orElseThrow(), adminToken.orElseThrow(), shutdownGrace.orElseThrow(), jobs.orElseThrow()));
+    }
+
+    /**
+     * What {@link #bind} could use of the file: the database and instance when their sections bound
+     * without error, and each job that did. After a {@link #bind} that found errors.
+     */
+    UsableConfig usable(List<ConfigError> found) {
+        return new UsableConfig(soundDatabase, soundInstance, soundJobs, found);
     }
 
     /** {@code LEASECRON_HTTP_PORT} when set, else {@code http.port}, else the default; both are checked. */
@@ -113,6 +127,7 @@ final class ConfigBinder {
         for (int i = 0; i < items.get().size(); i++) {
             binder.bind(items.get().get(i), "jobs[" + i + "]").ifPresent(jobs::add);
         }
+        soundJobs.addAll(jobs);
         return jobs.size() == items.get().size() ? Optional.of(jobs) : Optional.empty();
     }
 

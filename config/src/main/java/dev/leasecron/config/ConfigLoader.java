@@ -58,6 +58,42 @@ public final class ConfigLoader {
     }
 
     /**
+     * What can be used of {@code file}, errors and all: for a reader such as {@code leasecron status},
+     * which shows the jobs that are sound rather than nothing for one mistake. Never throws for a
+     * mistake in the file; the errors are in {@link UsableConfig#errors()}.
+     */
+    public UsableConfig loadUsable(Path file) {
+        byte[] bytes;
+        try {
+            bytes = read(file);
+        } catch (ConfigException e) {
+            return UsableConfig.nothing(e.errors());
+        }
+        String text;
+        try {
+            text = decode(file.toString(), bytes);
+        } catch (ConfigException e) {
+            return UsableConfig.nothing(e.errors());
+        }
+        ErrorCollector errors = new ErrorCollector(file.toString());
+        Optional<YamlNode> root = new YamlTreeReader(text, new Interpolator(environment), errors).read();
+        if (root.isEmpty()) {
+            if (errors.isEmpty()) {
+                errors.addWithoutPosition("the file is empty; it needs at least \"jobs:\" with a list of jobs");
+            }
+            return UsableConfig.nothing(errors.sorted());
+        }
+        ConfigBinder binder = new ConfigBinder(errors, types, this::defaultInstance,
+                Optional.ofNullable(environment.get(JobsConfig.HTTP_PORT_VARIABLE)));
+        Optional<JobsConfig> config = binder.bind(root.get());
+        if (config.isPresent() && errors.isEmpty()) {
+            JobsConfig sound = config.get();
+            return new UsableConfig(Optional.of(sound.database()), Optional.of(sound.instance()), sound.jobs(), List.of());
+        }
+        return binder.usable(errors.sorted());
+    }
+
+    /**
      * The bytes of {@code file}, or the reason they cannot be read as a config error. At most
      * {@link #MAX_FILE_BYTES} + 1 bytes are read, so a larger file (or an endless one such as a
      * device) is refused without being held in memory.
@@ -79,12 +115,15 @@ public final class ConfigLoader {
 
     /** Parses {@code bytes} as the contents of {@code fileName}, which must be UTF-8. */
     JobsConfig parse(String fileName, byte[] bytes) throws ConfigException {
+        return parse(fileName, decode(fileName, bytes));
+    }
+
+    private static String decode(String fileName, byte[] bytes) throws ConfigException {
         try {
-            String text = StandardCharsets.UTF_8.newDecoder()
+            return StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes))
                     .toString();
-            return parse(fileName, text);
         } catch (CharacterCodingException e) {
             throw single(fileName, "not a text file in UTF-8");
         }

@@ -98,6 +98,32 @@ public final class Leases {
     }
 
     /**
+     * Learns the kind of the primary database and whether {@code gst_leases} is there, creating
+     * nothing: for readers such as {@code leasecron status}, which must not change the database
+     * they look at. After {@code true}, the reading methods ({@link #rows}, {@link #readDatabaseClock})
+     * work as after {@link #initialize()}.
+     *
+     * @return false when the table is missing: no replica has started on this database yet
+     * @throws UnsupportedDatabaseException the database cannot carry leases (ClickHouse)
+     * @throws LeaseDatabaseException the database could not be reached
+     */
+    public boolean openExisting() {
+        Dialect dialect;
+        try {
+            dialect = LeaseStore.detect(primary);
+        } catch (UnsupportedDatabaseException e) {
+            unavailable = e;
+            throw e;
+        }
+        LeaseStore s = new LeaseStore(primary, dialect, timings.leaseDuration(), timings.attemptTimeout());
+        if (!s.tableExists()) {
+            return false;
+        }
+        store = s;
+        return true;
+    }
+
+    /**
      * Reports whether the primary database can carry leases: returns on PostgreSQL, MySQL/MariaDB and
      * SQLite. A capability built on leases checks it as it starts, so a deployment that cannot
      * coordinate fails at start-up instead of running every replica as if it were alone.

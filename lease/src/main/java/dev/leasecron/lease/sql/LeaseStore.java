@@ -70,8 +70,27 @@ public final class LeaseStore {
         try (Connection c = dataSource.getConnection()) {
             return Dialect.fromProductName(c.getMetaData().getDatabaseProductName());
         } catch (SQLException e) {
-            throw new LeaseDatabaseException("cannot reach the primary database to learn its kind", e);
+            throw new LeaseDatabaseException("cannot reach the primary database: " + driverMessage(e), e);
         }
+    }
+
+    /**
+     * What the driver said when a connection failed ({@code password authentication failed},
+     * {@code Connection refused}, {@code database "x" does not exist}): the message of the innermost
+     * {@link SQLException}. A pool wraps the driver's exception in its own timeout, which says only
+     * that no connection came; the driver's, when there is one, is its cause.
+     */
+    static String driverMessage(SQLException e) {
+        SQLException innermost = e;
+        for (Throwable t = e.getCause(); t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLException sql && sql.getMessage() != null) {
+                innermost = sql;
+            }
+        }
+        if (innermost.getMessage() != null) {
+            return innermost.getMessage();
+        }
+        return rootMessage(e);
     }
 
     public Dialect dialect() {

@@ -1,12 +1,13 @@
 package dev.leasecron.app.cli;
 
-import com.zaxxer.hikari.HikariDataSource;
-import dev.leasecron.app.db.Pools;
+import com.zaxxer.hikari.util.DriverDataSource;
+import dev.leasecron.app.db.SqliteFiles;
 import dev.leasecron.config.ConfigLoader;
 import dev.leasecron.config.DataSourceSpec;
+import dev.leasecron.config.DatabaseSpec;
 import dev.leasecron.config.JobSpec;
 import dev.leasecron.config.JobTypeChecker;
-import dev.leasecron.config.JobsConfig;
+import dev.leasecron.config.UsableConfig;
 import dev.leasecron.lease.LeaseDatabaseException;
 import dev.leasecron.lease.LeaseListener;
 import dev.leasecron.lease.LeaseTimings;
@@ -14,13 +15,17 @@ import dev.leasecron.lease.Leases;
 import dev.leasecron.lease.UnsupportedDatabaseException;
 import dev.leasecron.lease.sql.LeaseRow;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import javax.sql.DataSource;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -30,6 +35,10 @@ import picocli.CommandLine.Spec;
  * {@code leasecron status --config FILE}: the lease row of every job of the file, read from the
  * primary database and judged by its clock: who holds it, the term, the last instant on record, an
  * unfinished or rerun instant, and when the lease expires.
+ *
+ * <p>It only reads: a database without the lease table, or an SQLite file that does not exist, is
+ * reported as having nothing yet, never created. A relative SQLite file is found beside the jobs
+ * file, as {@code run} finds it ({@link SqliteFiles}).
  */
 @Command(
         name = "status",
@@ -37,8 +46,12 @@ import picocli.CommandLine.Spec;
         versionProvider = VersionProvider.class,
         description = {"Shows each job's lease row, judged by the database clock."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:shown", "1:the jobs file has errors, or the database could not be read", "2:wrong usage"})
+        exitCodeList = {"0:shown", "1:the jobs file has errors (the sound jobs are still shown), or the database could"
+                + " not be read", "2:wrong usage"})
 final class StatusCommand implements Callable<Integer> {
+    /** SQLite's flag to open a file for reading and writing, alone: without SQLITE_OPEN_CREATE (4). */
+    private static final int SQLITE_OPEN_READWRITE = 2;
+
     @Mixin
     ConfigFileOption config;
 
@@ -55,22 +68,38 @@ final class StatusCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Optional<JobsConfig> loaded = config.load(new ConfigLoader(context.environment(), JobTypeChecker.acceptAny()), err);
-        if (loaded.isEmpty()) {
+        UsableConfig usable = new ConfigLoader(context.environment(), JobTypeChecker.acceptAny()).loadUsable(config.file);
+        // A mistake in one job hides only that job: the others' rows are still worth showing.
+        usable.errors().forEach(err::println);
+        err.flush();
+        if (usable.database().isEmpty()) {
             return 1;
         }
-        JobsConfig jobs = loaded.get();
-        DataSourceSpec primary = jobs.database().primary();
-        try (HikariDataSource pool = Pools.open("status", primary.url(), primary.username().orElse(null),
-                primary.password().reveal(), 1)) {
-            Leases leases = Leases.create(pool, LeaseTimings.DEFAULT, jobs.instance(), LeaseListener.NONE);
-            leases.initialize();
-            Map<String, LeaseRow> rows = leases.rows(jobs.jobs().stream().map(JobSpec::leaseName).toList()).stream()
+        int found = usable.errors().isEmpty() ? 0 : 1;
+        DatabaseSpec database = usable.database().get();
+        DataSourceSpec primary = database.embedded() ? database.primary() : new DataSourceSpec(
+                SqliteFiles.resolve(database.primary().url(), config.file.toAbsolutePath().getParent()),
+                database.primary().username(), database.primary().password());
+        String where = "database " + primary.maskedUrl();
+        Optional<Path> file = SqliteFiles.file(primary.url());
+        if (file.isPresent() && !Files.exists(file.get())) {
+            out.println(where + ": nothing there yet: no file " + file.get().toAbsolutePath()
+                    + " (leasecron run creates it)");
+            return found;
+        }
+        try {
+            Leases leases = Leases.create(readOnly(primary), LeaseTimings.DEFAULT, usable.instance().orElse("status"),
+                    LeaseListener.NONE);
+            if (!leases.openExisting()) {
+                out.println(where + ": nothing there yet: no lease table (leasecron run creates it)");
+                return found;
+            }
+            Map<String, LeaseRow> rows = leases.rows(usable.jobs().stream().map(JobSpec::leaseName).toList()).stream()
                     .collect(Collectors.toMap(LeaseRow::name, Function.identity()));
             Instant now = leases.readDatabaseClock();
-            out.println("database " + primary.maskedUrl() + ", clock " + now);
+            out.println(where + ", clock " + now);
             TextTable table = new TextTable("JOB", "HOLDER", "TERM", "LAST INSTANT", "UNFINISHED", "RERUN", "LEASE");
-            for (JobSpec job : jobs.jobs()) {
+            for (JobSpec job : usable.jobs()) {
                 LeaseRow row = rows.get(job.leaseName());
                 if (row == null) {
                     table.add(job.name(), "-", "-", "never ran", "-", "-", "-");
@@ -80,11 +109,33 @@ final class StatusCommand implements Callable<Integer> {
                 }
             }
             table.print(out);
-            return 0;
+            return found;
         } catch (LeaseDatabaseException | UnsupportedDatabaseException e) {
-            err.println(e.getMessage());
+            err.println(where + ": " + e.getMessage());
             err.flush();
             return 1;
+        }
+    }
+
+    /**
+     * Connections opened one at a time, without a pool: the command reads a few rows and exits, and a
+     * connection that fails says why at once, where a pool would first wait out its timeout. An
+     * SQLite file is opened for reading and writing but never created ({@code open_mode} without
+     * {@code SQLITE_OPEN_CREATE}), and nothing is written to it.
+     */
+    private static DataSource readOnly(DataSourceSpec source) {
+        Properties properties = new Properties();
+        if (source.url().startsWith("jdbc:sqlite:")) {
+            properties.setProperty("open_mode", Integer.toString(SQLITE_OPEN_READWRITE));
+            // A running daemon may be writing: wait for its lock as the daemon's own pool does.
+            properties.setProperty("busy_timeout", "5000");
+        }
+        try {
+            return new DriverDataSource(source.url(), null, properties, source.username().orElse(null),
+                    source.password().isEmpty() ? null : source.password().reveal());
+        } catch (RuntimeException e) {
+            // Its message holds the URL as written, password and all.
+            throw new LeaseDatabaseException("no JDBC driver here takes the URL", null);
         }
     }
 

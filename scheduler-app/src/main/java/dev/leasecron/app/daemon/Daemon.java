@@ -2,6 +2,7 @@ package dev.leasecron.app.daemon;
 
 import dev.leasecron.app.logging.Event;
 import dev.leasecron.app.logging.Events;
+import dev.leasecron.app.ops.CachedHealthCheck;
 import dev.leasecron.app.ops.Health;
 import dev.leasecron.app.ops.MetricsListener;
 import dev.leasecron.app.ops.OpsServer;
@@ -42,6 +43,13 @@ public final class Daemon {
     /** After the grace, rounds cut short get this long to wind down before the process exits anyway. */
     private static final Duration WIND_DOWN = Duration.ofSeconds(5);
     private static final Duration CONFIG_POLL = Duration.ofSeconds(2);
+    /**
+     * How often readiness asks the database, in the background: {@code /readyz} answers from the last
+     * result at once, never after the pool's 5 s wait for a connection that a database outage costs.
+     */
+    private static final Duration READINESS_REFRESH = Duration.ofSeconds(2);
+    /** A readiness check unfinished this long (the pool's 5 s wait and then some) reads as down. */
+    private static final Duration READINESS_STALE_AFTER = Duration.ofSeconds(9);
 
     private final JobsConfig initial;
     private final Path configFile;
@@ -78,13 +86,14 @@ public final class Daemon {
         SchedulerMetrics metrics = new SchedulerMetrics(prometheus);
         MetricsListener listener = new MetricsListener(metrics);
         Event.of(Events.PLUGINS_LOADED).with("sources", registry.sources()).info(LOG);
-        try (Databases databases = Databases.open(initial.database())) {
+        try (Databases databases = Databases.open(initial.database(), configFile.toAbsolutePath().getParent())) {
             Leases leases = Leases.create(databases.shared(), timings, initial.instance(), listener);
-            try (OpsServer ops = OpsServer.start(initial.httpAddress(), initial.httpPort(),
-                    () -> running ? Health.up() : Health.down("shutting down"),
-                    () -> withoutLeases != null || leases.ready() ? Health.up()
-                            : Health.down("database unreachable or lease table not ready"),
-                    prometheus)) {
+            try (CachedHealthCheck readiness = CachedHealthCheck.start(
+                            () -> withoutLeases != null || leases.ready() ? Health.up()
+                                    : Health.down("database unreachable or lease table not ready"),
+                            READINESS_REFRESH, READINESS_STALE_AFTER);
+                    OpsServer ops = OpsServer.start(initial.httpAddress(), initial.httpPort(),
+                            () -> running ? Health.up() : Health.down("shutting down"), readiness, prometheus)) {
                 List<ScheduledJob> jobs = ScheduledJobs.of(initial, registry);
                 if (!initialize(leases, jobs)) {
                     return;

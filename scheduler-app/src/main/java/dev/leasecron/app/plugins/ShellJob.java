@@ -14,7 +14,6 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
-import org.slf4j.Logger;
 
 /**
  * The built-in {@code shell} job type: runs a command as a child process per round.
@@ -25,14 +24,22 @@ import org.slf4j.Logger;
  * {@code LEASECRON_INSTANT} (ISO-8601 UTC), {@code LEASECRON_TERM} and {@code LEASECRON_RERUN}
  * ({@code true}/{@code false}), which {@code env} cannot override. Its stdin is empty.
  *
- * <p>Each line of its stdout and stderr goes to the round's log (long lines are cut). Exit code 0
- * is success; any other is a failure whose message holds the code and the last lines of stderr.
+ * <p>Each line of its stdout and stderr goes to the round's log with the round's {@code job} and
+ * {@code instant} fields: long lines are cut, and after the first
+ * {@value CommandOutput#DEFAULT_MAX_LINES} lines of a round the rest are only counted, in one
+ * {@code output truncated} line at the end. Exit code 0 is success; any other is a failure whose
+ * message holds the code and the last lines of stderr.
  * When the round is cancelled or its thread interrupted, the command and every process it started
  * get SIGTERM, and SIGKILL {@link #DEFAULT_GRACE} later if still alive; the round then ends.
  *
  * <p>The round ends when the command exits. A process it left running in the background is not
  * waited for (beyond the grace, for output still in the pipes) and not killed: once its parent is
  * gone it cannot be told apart from the host's other processes.
+ *
+ * <p>When the daemon dies mid-round, even by SIGKILL, the command and the processes it started in
+ * its process group are killed ({@link Lifeline}), so the instant's rerun does not run beside them.
+ * Processes it moved out of its group survive the daemon, as does everything where {@code /bin/sh}
+ * is missing.
  *
  * <p>Where {@code setsid} is installed (Linux), the command runs in a session and process
  * group of its own: a signal sent to the daemon's process group (Ctrl-C in a terminal, {@code timeout},
@@ -48,18 +55,21 @@ public final class ShellJob implements Job {
     private static final Optional<Path> SETSID = Stream.of("/usr/bin/setsid", "/bin/setsid").map(Path::of)
             .filter(Files::isExecutable).findFirst();
 
-    private static final int STDERR_TAIL_LINES = 20;
-    private static final int STDERR_TAIL_CHARS = 2_000;
-
     private final Duration grace;
+    private final int maxLines;
 
-    /** The job as ServiceLoader creates it, with the default grace. */
+    /** The job as ServiceLoader creates it, with the default grace and output bound. */
     public ShellJob() {
         this(DEFAULT_GRACE);
     }
 
     ShellJob(Duration grace) {
+        this(grace, CommandOutput.DEFAULT_MAX_LINES);
+    }
+
+    ShellJob(Duration grace, int maxLines) {
         this.grace = grace;
+        this.maxLines = maxLines;
     }
 
     @Override
@@ -81,30 +91,30 @@ public final class ShellJob implements Job {
         reader.requireValid();
 
         Process process = start(command, context);
-        Logger log = context.log();
-        Tail stderrTail = new Tail(STDERR_TAIL_LINES, STDERR_TAIL_CHARS);
-        String name = "shell-" + context.jobName() + "-" + process.pid();
-        Thread stdout = OutputPump.start(name + "-stdout", process.inputReader(), line -> log.info("stdout: {}", line));
-        Thread stderr = OutputPump.start(name + "-stderr", process.errorReader(), line -> {
-            stderrTail.add(line);
-            log.info("stderr: {}", line);
-        });
-
-        int exitCode = awaitExitOrCancellation(process, context.cancellation());
-        // The pumps end when the pipes close; a descendant left running may hold them open, so the
-        // round does not wait on it for longer than the grace.
-        stdout.join(grace);
-        stderr.join(grace);
+        Lifeline.Held lifeline = Lifeline.hold(process);
+        CommandOutput output = CommandOutput.start(process, context, maxLines);
+        int exitCode;
+        try {
+            exitCode = awaitExitOrCancellation(process, context.cancellation());
+        } catch (Exception stopped) {
+            output.reportTruncation();
+            throw stopped;
+        } finally {
+            // The command has exited or been stopped: the round, not the daemon's death, ended it.
+            lifeline.release();
+        }
+        output.awaitEnd(grace);
+        output.reportTruncation();
         if (exitCode != 0) {
-            String tail = stderrTail.text();
+            String tail = output.stderrTail();
             throw new JobFailedException("command exited with code " + exitCode
                     + (tail.isEmpty() ? " and no stderr output" : "; end of stderr:\n" + tail));
         }
-        log.info("command exited with code 0");
+        context.log().info("command exited with code 0");
     }
 
     private static Process start(ShellCommand command, JobContext context) throws JobFailedException {
-        ProcessBuilder builder = new ProcessBuilder(inSessionOfItsOwn(command.argv()));
+        ProcessBuilder builder = new ProcessBuilder(Lifeline.around(inSessionOfItsOwn(command.argv())));
         Map<String, String> env = builder.environment();
         env.putAll(command.env());
         env.put("LEASECRON_JOB", context.jobName());
@@ -113,9 +123,7 @@ public final class ShellJob implements Job {
         env.put("LEASECRON_RERUN", Boolean.toString(context.rerun()));
         command.workingDir().ifPresent(dir -> builder.directory(dir.toFile()));
         try {
-            Process process = builder.start();
-            process.getOutputStream().close();
-            return process;
+            return builder.start();
         } catch (IOException e) {
             throw new JobFailedException("cannot start " + command.argv().getFirst()
                     + command.workingDir().map(dir -> " in " + dir).orElse("") + ": " + e.getMessage(), e);

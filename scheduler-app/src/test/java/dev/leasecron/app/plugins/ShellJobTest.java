@@ -7,11 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.leasecron.app.testing.RecordingLogger;
 import dev.leasecron.app.testing.RoundThread;
 import dev.leasecron.app.testing.TestJobContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,6 +21,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.MDC;
 
 class ShellJobTest {
     private final ShellJob job = new ShellJob(Duration.ofMillis(300));
@@ -111,6 +114,64 @@ class ShellJobTest {
         List<String> messages = context.log().messages();
         assertEquals("stdout: " + "a".repeat(OutputPump.MAX_LINE_CHARS) + BoundedLineReader.CUT_MARK, messages.get(0));
         assertEquals("stdout: short", messages.get(1));
+    }
+
+    @Test
+    void linesPastTheRoundsBudgetAreCountedInOneTruncatedLine() throws Exception {
+        TestJobContext context = context(Map.of("command", "seq 1 25"));
+
+        new ShellJob(Duration.ofSeconds(10), 10).run(context);
+
+        List<String> expected = new ArrayList<>();
+        for (int i = 1; i <= 10; i++) {
+            expected.add("stdout: " + i);
+        }
+        expected.add("output truncated: 15 more lines were not logged (a round logs the first 10 lines of its"
+                + " command's stdout and stderr)");
+        expected.add("command exited with code 0");
+        assertEquals(expected, context.log().messages());
+    }
+
+    @Test
+    void twoHundredKilobytesOfYesLogAThousandLines() throws Exception {
+        TestJobContext context = context(Map.of("command", "yes | head -c 200000"));
+
+        new ShellJob(Duration.ofSeconds(10)).run(context);
+
+        List<String> messages = context.log().messages();
+        assertEquals(CommandOutput.DEFAULT_MAX_LINES, messages.stream().filter("stdout: y"::equals).count());
+        assertEquals(CommandOutput.DEFAULT_MAX_LINES + 2, messages.size(), () -> messages.size() + " messages");
+        assertTrue(messages.get(messages.size() - 2).startsWith("output truncated: 99000 more lines"),
+                messages.get(messages.size() - 2));
+    }
+
+    @Test
+    void outputLinesCarryTheRoundsJobAndInstant() throws Exception {
+        TestJobContext context = context(Map.of("command", "echo out; echo err >&2"));
+
+        job.run(context);
+
+        List<RecordingLogger.Entry> output = context.log().entries().stream()
+                .filter(e -> e.message().startsWith("stdout: ") || e.message().startsWith("stderr: ")).toList();
+        assertEquals(2, output.size(), output::toString);
+        for (RecordingLogger.Entry line : output) {
+            assertEquals("backup", line.mdc().get("job"), line::toString);
+            assertEquals("2026-12-02T15:04:05Z", line.mdc().get("instant"), line::toString);
+        }
+    }
+
+    @Test
+    void outputLinesKeepTheMdcOfTheRoundThread() throws Exception {
+        TestJobContext context = context(Map.of("command", "echo out"));
+
+        MDC.put("term", "7");
+        try {
+            job.run(context);
+        } finally {
+            MDC.clear();
+        }
+
+        assertEquals("7", context.log().entries().getFirst().mdc().get("term"), context.log().entries()::toString);
     }
 
     @Test

@@ -1,7 +1,9 @@
 package dev.leasecron.app.testing;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.MDC;
 import org.slf4j.Marker;
 import org.slf4j.event.Level;
 import org.slf4j.helpers.AbstractLogger;
@@ -11,7 +13,10 @@ import org.slf4j.helpers.MessageFormatter;
 public final class RecordingLogger extends AbstractLogger {
     private static final long serialVersionUID = 1L;
 
-    private final transient List<String> messages = new CopyOnWriteArrayList<>();
+    /** One message as logged, with the MDC of the thread that logged it. */
+    public record Entry(String message, Map<String, String> mdc) {}
+
+    private final transient List<Entry> entries = new CopyOnWriteArrayList<>();
 
     public RecordingLogger(String name) {
         this.name = name;
@@ -19,13 +24,19 @@ public final class RecordingLogger extends AbstractLogger {
 
     /** The messages logged so far, formatted, oldest first. */
     public List<String> messages() {
-        return List.copyOf(messages);
+        return entries.stream().map(Entry::message).toList();
+    }
+
+    /** The messages logged so far with their threads' MDC, oldest first. */
+    public List<Entry> entries() {
+        return List.copyOf(entries);
     }
 
     @Override
     protected void handleNormalizedLoggingCall(Level level, Marker marker, String pattern, Object[] arguments,
             Throwable throwable) {
-        messages.add(MessageFormatter.basicArrayFormat(pattern, arguments));
+        Map<String, String> mdc = MDC.getCopyOfContextMap();
+        entries.add(new Entry(MessageFormatter.basicArrayFormat(pattern, arguments), mdc == null ? Map.of() : Map.copyOf(mdc)));
     }
 
     @Override

@@ -1,0 +1,29 @@
+package dev.leasecron.config;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The parts of a jobs file that bound without error, beside the errors found in the rest: what a
+ * reader ({@code leasecron status}) can still show of a file with a mistake in one job. Never what
+ * the daemon runs: it refuses a file with any error.
+ *
+ * @param database the database section, when it is sound (the embedded default when there is none)
+ * @param instance the instance name, when it is sound
+ * @param jobs the jobs that are sound, in file order
+ * @param errors every mistake in the file; empty when the whole file is sound
+ */
+public record UsableConfig(Optional<DatabaseSpec> database, Optional<String> instance, List<JobSpec> jobs,
+        List<ConfigError> errors) {
+    public UsableConfig {
+        Objects.requireNonNull(database, "database");
+        Objects.requireNonNull(instance, "instance");
+        jobs = List.copyOf(jobs);
+        errors = List.copyOf(errors);
+    }
+
+    static UsableConfig nothing(List<ConfigError> errors) {
+        return new UsableConfig(Optional.empty(), Optional.empty(), List.of(), errors);
+    }
+}
