@@ -204,12 +204,14 @@ check_run() {
   # The compose cluster's jobs file, with the environment compose gives it.
   HOSTNAME=replica LEASECRON_DB_URL=jdbc:postgresql://postgres:5432/leasecron LEASECRON_DB_USER=leasecron \
     LEASECRON_DB_PASSWORD=leasecron "$JAVA_HOME/bin/java" -jar "$jar" validate --config deploy/jobs.yaml
-  # The chart's defaults, except the database: the Secret's URL points at an SQLite file (beside
-  # the jobs file, which is relative to it) instead of a PostgreSQL server this machine lacks. The port
-  # stays 8080 unless something here already listens on it.
+  # The chart's defaults, except the database: the Secret's URL points at an SQLite file in the
+  # pod's working directory (the data volume; a relative path would resolve beside the jobs file, in
+  # the read-only ConfigMap) instead of a PostgreSQL server this machine lacks. The pod's paths live
+  # under $root here. The port stays 8080 unless something here already listens on it.
   local port
   port=$(free_port 8080)
-  helm template leasecron "$chart" --set database.url=jdbc:sqlite:leasecron.db --set httpPort="$port" > "$work/run.yaml"
+  helm template leasecron "$chart" --set database.url="jdbc:sqlite:$root/var/lib/leasecron/leasecron.db" --set httpPort="$port" \
+    > "$work/run.yaml"
   node_tool run-plan.mjs "$work/run.yaml" Dockerfile "$jar" "$JAVA_HOME/bin/java" "$root" > "$work/plan.json"
   cat "$work/plan.json"
   local argv envs cwd
