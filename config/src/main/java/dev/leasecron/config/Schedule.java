@@ -39,7 +39,8 @@ import java.util.Optional;
  * consecutive instants it found ({@link Known}): a scheduler asks about the same few instants
  * several times per round (the next one, the one that has come, those a round overran), and an
  * answer from them costs no cron evaluation, which was about a quarter of a replica's CPU under a
- * sustained load of jobs every second. Nothing is evaluated ahead of a question.
+ * sustained load of jobs every second. Nothing is evaluated ahead of a question but the instant
+ * after one found at or before a moment, which a round that ended late asks next.
  */
 public final class Schedule {
     static final int RUN_LENGTH = 16;
