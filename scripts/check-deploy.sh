@@ -222,7 +222,8 @@ check_run() {
   (cd "$cwd" && exec env -i PATH=/usr/bin:/bin HOME="$cwd" "${envs[@]}" "${argv[@]}") > "$work/daemon.log" 2>&1 &
   daemon_pid=$!
   # This check runs in its own subshell: a failure anywhere below must not leave the daemon up.
-  trap 'kill -KILL "$daemon_pid" 2>/dev/null || true' EXIT
+  # tini cannot hand SIGKILL on: its child, the JVM, is killed first, or it would outlive the check.
+  trap 'pkill -KILL -P "$daemon_pid" 2>/dev/null || true; kill -KILL "$daemon_pid" 2>/dev/null || true' EXIT
   local probe url deadline=$((SECONDS + 60))
   for probe in readiness liveness; do
     url=http://127.0.0.1:$(jq -r ".$probe.port" "$work/plan.json")$(jq -r ".$probe.path" "$work/plan.json")
@@ -248,7 +249,7 @@ check_run() {
   kill -TERM "$daemon_pid"
   # SIGKILL once the pod's grace period is over, as the kubelet would.
   while kill -0 "$daemon_pid" 2>/dev/null && [ $((SECONDS - stopped_at)) -lt "$grace" ]; do sleep 0.2; done
-  kill -KILL "$daemon_pid" 2>/dev/null || true
+  pkill -KILL -P "$daemon_pid" 2>/dev/null || true; kill -KILL "$daemon_pid" 2>/dev/null || true
   wait "$daemon_pid" || rc=$?
   cat "$work/daemon.log"
   [ "$rc" = 0 ] || { echo "the daemon exited $rc after SIGTERM (137 = killed after ${grace}s)"; exit 1; }
