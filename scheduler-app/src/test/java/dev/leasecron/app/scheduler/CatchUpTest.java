@@ -40,7 +40,7 @@ class CatchUpTest {
             }
         });
         try (LogCapture log = LogCapture.start();
-                ReplicaOver replica = new ReplicaOver(db, TestTimings.FAST, db.pool(4))) {
+                Replica replica = Replica.over(db, TestTimings.FAST, db.pool(4))) {
             replica.start(new ScheduledJob(name, "cron:" + name, new EveryPeriod(SECOND), job.type(), job,
                     Map.of(), Duration.ofMinutes(1), true, true));
             await().atMost(Duration.ofSeconds(15)).until(() -> job.rounds().size() >= 2);

@@ -33,7 +33,7 @@ class ClaimRetryTest {
         RecordingJob job = new RecordingJob();
         Outage outage = new Outage(db.pool(4));
         try (LogCapture log = LogCapture.start();
-                ReplicaOver replica = new ReplicaOver(db, TestTimings.FAST, outage.dataSource())) {
+                Replica replica = Replica.over(db, TestTimings.FAST, outage.dataSource())) {
             replica.start(new ScheduledJob(name, "cron:" + name, new EveryPeriod(PERIOD), job.type(), job,
                     Map.of(), Duration.ofMinutes(1), false, true));
             // A first round ends: from then on the loop claims each instant as it comes.
@@ -63,7 +63,7 @@ class ClaimRetryTest {
         RecordingJob job = new RecordingJob();
         Outage outage = new Outage(db.pool(4));
         try (LogCapture log = LogCapture.start();
-                ReplicaOver replica = new ReplicaOver(db, TestTimings.FAST, outage.dataSource())) {
+                Replica replica = Replica.over(db, TestTimings.FAST, outage.dataSource())) {
             replica.start(new ScheduledJob(name, "cron:" + name, new EveryPeriod(PERIOD), job.type(), job,
                     Map.of(), Duration.ofMinutes(1), false, true));
             await().atMost(Duration.ofSeconds(15)).until(() -> !replica.events("ended " + name).isEmpty());

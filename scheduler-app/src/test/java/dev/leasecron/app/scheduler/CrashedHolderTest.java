@@ -44,7 +44,7 @@ class CrashedHolderTest {
         dead.claimSlot(uniqueName("warm-up"), Instant.parse("2026-01-01T00:00:00Z")).orElseThrow().release();
 
         try (LogCapture log = LogCapture.start();
-                ReplicaOver replica = new ReplicaOver(db, TIMINGS, db.pool(4))) {
+                Replica replica = Replica.over(db, TIMINGS, db.pool(4))) {
             replica.start(new ScheduledJob(name, "cron:" + name, new EveryPeriod(PERIOD), job.type(), job,
                     Map.of("replica", "survivor"), Duration.ofMinutes(1), false, true));
             await().atMost(Duration.ofSeconds(15)).until(() -> !replica.events("ended " + name).isEmpty());

@@ -32,7 +32,7 @@ class FinishFailedTest {
         RecordingJob job = new RecordingJob();
         Outage outage = new Outage(db.pool(4));
         try (LogCapture log = LogCapture.start();
-                ReplicaOver replica = new ReplicaOver(db, TestTimings.FAST, outage.dataSource())) {
+                Replica replica = Replica.over(db, TestTimings.FAST, outage.dataSource())) {
             Instant first = replica.leases.readDatabaseClock().plusMillis(1500);
             // The round's work is done when the database stops answering: its finish fails.
             job.behave(context -> {

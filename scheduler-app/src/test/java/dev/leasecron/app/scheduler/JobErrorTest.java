@@ -57,7 +57,7 @@ class JobErrorTest {
             throw new PluginError("broken plugin");
         });
         try (LogCapture log = LogCapture.start();
-                ReplicaOver replica = new ReplicaOver(db, TestTimings.FAST, db.pool(4))) {
+                Replica replica = Replica.over(db, TestTimings.FAST, db.pool(4))) {
             replica.start(job(name, job, clusterWide));
             await().atMost(Duration.ofSeconds(15)).until(() -> replica.events("ended " + name).size() >= 3);
 

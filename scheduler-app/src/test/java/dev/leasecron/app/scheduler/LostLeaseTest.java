@@ -75,7 +75,7 @@ class LostLeaseTest {
             }
         });
         try (LogCapture log = LogCapture.start();
-                ReplicaOver replica = new ReplicaOver(db, WIDE_GAP, outage.dataSource())) {
+                Replica replica = Replica.over(db, WIDE_GAP, outage.dataSource())) {
             Instant first = replica.leases.readDatabaseClock().plusMillis(1000);
             replica.start(once(name, job, first));
             await().atMost(Duration.ofSeconds(15)).until(() -> !replica.events("ended " + name).isEmpty());
@@ -122,7 +122,7 @@ class LostLeaseTest {
             }
         });
         try (LogCapture log = LogCapture.start();
-                ReplicaOver replica = new ReplicaOver(db, WIDE_GAP, outage.dataSource())) {
+                Replica replica = Replica.over(db, WIDE_GAP, outage.dataSource())) {
             Instant first = replica.leases.readDatabaseClock().plusMillis(1000);
             replica.start(once(name, job, first));
 

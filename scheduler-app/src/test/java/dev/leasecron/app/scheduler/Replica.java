@@ -18,9 +18,34 @@ final class Replica implements AutoCloseable {
     private boolean stopped;
 
     Replica(TestDatabase db, LeaseTimings timings) {
-        DataSource pool = db.pool(4);
+        this(db, timings, db.pool(4), false);
+    }
+
+    /**
+     * A replica over a data source the test controls (an {@link dev.leasecron.lease.testing.Outage},
+     * a slow database), hearing claims won and refused and rounds started as well.
+     */
+    static Replica over(TestDatabase db, LeaseTimings timings, DataSource pool) {
+        return new Replica(db, timings, pool, true);
+    }
+
+    private Replica(TestDatabase db, LeaseTimings timings, DataSource pool, boolean hearAll) {
         this.leases = db.leases(timings, pool);
         RoundListener listener = new RoundListener() {
+            @Override
+            public void claimed(ScheduledJob job, boolean won) {
+                if (hearAll) {
+                    events.add("claimed " + job.name() + (won ? " won" : " refused"));
+                }
+            }
+
+            @Override
+            public void started(ScheduledJob job, boolean rerun, Duration fireDelay) {
+                if (hearAll) {
+                    events.add("started " + job.name() + (rerun ? " rerun" : ""));
+                }
+            }
+
             @Override
             public void ended(ScheduledJob job, boolean rerun, Outcome outcome, Duration took) {
                 events.add("ended " + job.name() + " " + outcome.label() + (rerun ? " rerun" : ""));
@@ -49,9 +74,18 @@ final class Replica implements AutoCloseable {
         return this;
     }
 
+    /** The events heard that start with {@code prefix}. */
+    List<String> events(String prefix) {
+        return events.stream().filter(e -> e.startsWith(prefix)).toList();
+    }
+
     boolean shutdown(Duration grace) throws InterruptedException {
+        return shutdown(grace, Duration.ofSeconds(10));
+    }
+
+    boolean shutdown(Duration grace, Duration windDown) throws InterruptedException {
         stopped = true;
-        return scheduler.shutdown(grace, Duration.ofSeconds(10));
+        return scheduler.shutdown(grace, windDown);
     }
 
     @Override

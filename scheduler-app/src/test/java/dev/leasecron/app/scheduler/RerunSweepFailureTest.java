@@ -35,7 +35,7 @@ class RerunSweepFailureTest {
         RecordingJob job = new RecordingJob();
         Outage outage = new Outage(db.pool(4));
         try (LogCapture log = LogCapture.start();
-                ReplicaOver replica = new ReplicaOver(db, TestTimings.FAST, outage.dataSource())) {
+                Replica replica = Replica.over(db, TestTimings.FAST, outage.dataSource())) {
             outage.down();
             replica.start(new ScheduledJob(name, "cron:" + name, AnchoredInstants.every(Duration.ofHours(1), cut),
                     job.type(), job, Map.of(), Duration.ofMinutes(1), false, true));

@@ -34,7 +34,7 @@ class ScheduleExhaustedTest {
         RecordingJob job = new RecordingJob();
         AnchoredInstants never = AnchoredInstants.only();
         try (LogCapture log = LogCapture.start();
-                ReplicaOver replica = new ReplicaOver(db, TestTimings.FAST, db.pool(4))) {
+                Replica replica = Replica.over(db, TestTimings.FAST, db.pool(4))) {
             replica.start(job(name, job, never, true));
             assertLoopEndsWithOneWarning(log, name, never);
             assertTrue(job.rounds().isEmpty());
@@ -58,7 +58,7 @@ class ScheduleExhaustedTest {
         String name = uniqueName("ends");
         RecordingJob job = new RecordingJob();
         try (LogCapture log = LogCapture.start();
-                ReplicaOver replica = new ReplicaOver(db, TestTimings.FAST, db.pool(4))) {
+                Replica replica = Replica.over(db, TestTimings.FAST, db.pool(4))) {
             Instant last = replica.leases.readDatabaseClock().plusMillis(1000);
             AnchoredInstants once = AnchoredInstants.only(last);
             replica.start(job(name, job, once, clusterWide));

@@ -29,7 +29,7 @@ class SecondCutTest {
     void aRerunCutShortGivesItsInstantUp(TestDatabase db) throws Exception {
         String name = uniqueName("cut-twice");
         RecordingJob job = new RecordingJob();
-        ReplicaOver first = new ReplicaOver(db, TestTimings.FAST, db.pool(4));
+        Replica first = Replica.over(db, TestTimings.FAST, db.pool(4));
         Instant cut = first.leases.readDatabaseClock().plusMillis(1000);
         Instant next = cut.plus(PERIOD);
         job.behave(context -> {
@@ -48,7 +48,7 @@ class SecondCutTest {
                 assertTrue(first.shutdown(Duration.ZERO), "cut short, and wound down");
                 assertEquals(List.of("ended " + name + " cut_short"), first.events("ended " + name));
             }
-            try (ReplicaOver second = new ReplicaOver(db, TestTimings.FAST, db.pool(4))) {
+            try (Replica second = Replica.over(db, TestTimings.FAST, db.pool(4))) {
                 second.start(scheduled);
                 await().atMost(Duration.ofSeconds(5)).until(() -> job.rounds().size() == 2);
                 assertTrue(job.rounds().get(1).rerun(), "the second run is the rerun: " + job.rounds());
@@ -58,7 +58,7 @@ class SecondCutTest {
             assertTrue(first.leases.readDatabaseClock().isBefore(next.minusSeconds(2)),
                     "both cuts came well before the next instant (a loaded machine?)");
 
-            try (ReplicaOver third = new ReplicaOver(db, TestTimings.FAST, db.pool(4))) {
+            try (Replica third = Replica.over(db, TestTimings.FAST, db.pool(4))) {
                 third.start(scheduled);
                 await().atMost(PERIOD.plusSeconds(5)).until(() -> !job.rounds(r -> r.instant().equals(next)).isEmpty());
                 assertEquals(2, job.rounds(r -> r.instant().equals(cut)).size(),

@@ -48,7 +48,7 @@ class ShutdownGiveUpTest {
             }
         });
         try (LogCapture log = LogCapture.start();
-                ReplicaOver replica = new ReplicaOver(db, TestTimings.FAST, db.pool(4))) {
+                Replica replica = Replica.over(db, TestTimings.FAST, db.pool(4))) {
             Instant first = replica.leases.readDatabaseClock().plusMillis(1000);
             replica.start(new ScheduledJob(name, "cron:" + name, AnchoredInstants.every(Duration.ofMinutes(1), first),
                     job.type(), job, Map.of(), Duration.ofMinutes(1), false, true));

@@ -42,7 +42,7 @@ class SlowRenewalTest {
             }
         });
         try (LogCapture log = LogCapture.start();
-                ReplicaOver replica = new ReplicaOver(db, TIMINGS, slow.dataSource())) {
+                Replica replica = Replica.over(db, TIMINGS, slow.dataSource())) {
             Instant first = replica.leases.readDatabaseClock().plusMillis(1000);
             replica.start(new ScheduledJob(name, "cron:" + name, AnchoredInstants.every(Duration.ofMinutes(1), first),
                     job.type(), job, Map.of(), Duration.ofMinutes(1), false, true));
