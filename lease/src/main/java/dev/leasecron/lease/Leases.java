@@ -85,6 +85,13 @@ public final class Leases {
      * @throws LeaseDatabaseException the database could not be reached
      */
     public void initialize() {
+        LeaseStore s = detectStore();
+        s.createTableIfMissing();
+        store = s;
+    }
+
+    /** A store for the primary database's kind; a kind that cannot carry leases is remembered as such. */
+    private LeaseStore detectStore() {
         Dialect dialect;
         try {
             dialect = LeaseStore.detect(primary);
@@ -92,9 +99,7 @@ public final class Leases {
             unavailable = e;
             throw e;
         }
-        LeaseStore s = new LeaseStore(primary, dialect, timings.leaseDuration(), timings.attemptTimeout());
-        s.createTableIfMissing();
-        store = s;
+        return new LeaseStore(primary, dialect, timings.leaseDuration(), timings.attemptTimeout());
     }
 
     /**
@@ -108,14 +113,7 @@ public final class Leases {
      * @throws LeaseDatabaseException the database could not be reached
      */
     public boolean openExisting() {
-        Dialect dialect;
-        try {
-            dialect = LeaseStore.detect(primary);
-        } catch (UnsupportedDatabaseException e) {
-            unavailable = e;
-            throw e;
-        }
-        LeaseStore s = new LeaseStore(primary, dialect, timings.leaseDuration(), timings.attemptTimeout());
+        LeaseStore s = detectStore();
         if (!s.tableExists()) {
             return false;
         }
