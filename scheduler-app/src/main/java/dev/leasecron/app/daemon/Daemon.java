@@ -107,7 +107,8 @@ public final class Daemon {
                 Event.of(Events.DAEMON_STARTED).with("instance", leases.instance()).with("jobs", jobs.size())
                         .with("database", withoutLeases == null ? leases.dialect().name().toLowerCase(java.util.Locale.ROOT)
                                 : withoutLeases.productName())
-                        .with("http_port", ops.port()).with("config", configFile.toString()).info(LOG);
+                        .with("http_port", ops.port()).with("config", configFile.toString())
+                        .with("settings", scheduler.settings().describe()).info(LOG);
                 try (ConfigWatcher watcher = ConfigWatcher.start(configFile, loader, reloads(scheduler, metrics), CONFIG_POLL)) {
                     stopRequested.await();
                 }

@@ -1,7 +1,6 @@
 package dev.leasecron.app.scheduler;
 
 import dev.leasecron.jobs.LeaseLostException;
-import dev.leasecron.lease.Handle;
 import dev.leasecron.lease.LeaseScope;
 import java.io.InterruptedIOException;
 import java.nio.channels.ClosedByInterruptException;
@@ -45,11 +44,13 @@ final class WorkEnding {
      * Why a round that did not return normally ended, for its end's log entry. A round cut short names
      * the loss when its lease is known lost, even when a shutdown ended its scope first and the loss
      * came while it wound down: the loss is what leaves the name to others.
+     *
+     * @param loss why the round's lease was lost, when it is known lost; null otherwise
      */
-    static String reason(Outcome outcome, Throwable error, Handle handle, LeaseScope work) {
+    static String reason(Outcome outcome, Throwable error, String loss, LeaseScope work) {
         Throwable stop = work.reason();
-        if (outcome == Outcome.CUT_SHORT && handle.lost()) {
-            return handle.loss().map(Throwable::getMessage).orElse("lease lost");
+        if (outcome == Outcome.CUT_SHORT && loss != null) {
+            return loss;
         }
         if ((outcome == Outcome.CUT_SHORT || outcome == Outcome.TIMEOUT) && stop != null) {
             return stop.getMessage();

@@ -42,7 +42,9 @@ class ExampleRunIT {
         JsonNode start = daemon.events("round.start", "heartbeat").getFirst();
         JsonNode end = daemon.events("round.end", "heartbeat").getFirst();
         assertEquals("ok", end.path("outcome").asText(), "heartbeat round: " + end);
-        assertEquals("sqlite", daemon.events("daemon.started").getFirst().path("database").asText());
+        JsonNode started = daemon.events("daemon.started").getFirst();
+        assertEquals("sqlite", started.path("database").asText());
+        assertEquals(250, started.path("settings").path("put_off_ms").asLong(), "the scheduler's settings, once: " + started);
         assertTrue(Files.isRegularFile(replicas.dir().resolve("leasecron.db")), "the embedded default ./leasecron.db");
         long sinceStart = Duration.between(ReplicaProcess.timestamp(daemon.entries().getFirst()),
                 ReplicaProcess.timestamp(end)).toMillis();

@@ -30,7 +30,7 @@ class RerunAtExpiryTest {
      * How long before an instant the survivor starts: its sweep then looks about 350 ms before the
      * dead holder's lease expires and next about 350 ms after, which is after the survivor's own claim
      * of the next instant (refused at the instant before, it goes out 250 ms after its instant,
-     * DueClaims.AFTER_REFUSAL). Looking only on its cadence, the sweep would come second.
+     * SchedulerSettings.putOff). Looking only on its cadence, the sweep would come second.
      */
     private static final long START_AHEAD_MS = 850;
     /** How long before that instant the dead holder claims it: ahead of the survivor's claim. */

@@ -36,8 +36,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.slf4j.LoggerFactory;
 
 /**
- * A round hands in its end and frees its thread; it counts as running until its end is on record. What
- * the work threw decides its outcome: only the interruption itself cuts a round short.
+ * A round counts as running until its end is on record. What the work threw decides its outcome: only
+ * the interruption itself cuts a round short.
  */
 class RoundRunnerTest {
     /**
@@ -74,8 +74,8 @@ class RoundRunnerTest {
                 outcome.set(how);
             }
         };
-        runner = new RoundRunner(leases, SharedStatements.batched(leases, clock, claiming, () -> 1),
-                new GuardedTransactions(leases, pool, Map.of()), rounds, clock, listener, inFlight);
+        runner = new RoundRunner(leases, new RoundEnds(leases, SchedulerSettings.DEFAULTS.endingWindow()),
+                new GuardedTransactions(leases, pool, Map.of()), rounds, clock, new RoundEvents(listener), inFlight);
         entries.start();
         schedulerLog.addAppender(entries);
     }
@@ -99,16 +99,16 @@ class RoundRunnerTest {
         return leases.rows(List.of(job.leaseName())).getFirst();
     }
 
-    /** Runs the round on a thread of its own, as the job loops do; completes once its end is recorded. */
+    /** Runs the round on a thread of its own, as the dispatcher does; completes once its end is recorded. */
     private CompletableFuture<Instant> runInBackground(ScheduledJob job, Handle handle) {
         CompletableFuture<Instant> ended = new CompletableFuture<>();
-        Thread.ofVirtual().name("test round").start(() -> runner.run(job, handle).whenComplete((passed, failure) -> {
-            if (failure != null) {
-                ended.completeExceptionally(failure);
-            } else {
-                ended.complete(passed);
+        Thread.ofVirtual().name("test round").start(() -> {
+            try {
+                ended.complete(runner.run(job, handle));
+            } catch (RuntimeException | Error e) {
+                ended.completeExceptionally(e);
             }
-        }));
+        });
         return ended;
     }
 
@@ -147,7 +147,7 @@ class RoundRunnerTest {
         ScheduledJob job = job(TestDatabase.uniqueName("ends"));
         Handle handle = claim(job);
 
-        Instant passed = runner.run(job, handle).get(10, TimeUnit.SECONDS);
+        Instant passed = runInBackground(job, handle).get(10, TimeUnit.SECONDS);
 
         assertEquals(handle.slot().orElseThrow(), passed);
         assertEquals(0, inFlight.running(), "counted until its end was recorded, not after");
@@ -155,7 +155,7 @@ class RoundRunnerTest {
         assertEquals(0, row.unfinishedSlotMs(), "the finish is on record: " + row);
         assertFalse(row.held(), "the name is given back: " + row);
         assertEquals(Outcome.OK, outcome.get());
-        assertEquals("round-endings", endedOn.get(), "goes on on the rounds' endings thread, not the statement's");
+        assertEquals("test round", endedOn.get(), "ends on the round's own thread, not the statement's");
     }
 
     @ParameterizedTest(name = "{0}")
