@@ -1,6 +1,5 @@
 package dev.leasecron.lease;
 
-import dev.leasecron.jobs.LeaseLostException;
 import dev.leasecron.lease.sql.LeaseStore;
 import java.time.Duration;
 import java.time.Instant;

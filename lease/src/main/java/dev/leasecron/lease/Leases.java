@@ -5,7 +5,6 @@ import dev.leasecron.lease.sql.Finishing;
 import dev.leasecron.lease.sql.FoundUnfinished;
 import dev.leasecron.lease.sql.FreeSlotClaim;
 import dev.leasecron.lease.sql.HeldName;
-import dev.leasecron.lease.sql.LeaseRow;
 import dev.leasecron.lease.sql.LeaseStore;
 import dev.leasecron.lease.sql.SlotClaim;
 import dev.leasecron.lease.sql.SlotOutcome;
@@ -443,7 +442,7 @@ public final class Leases {
      * handle's, under the same condition as a single renewal.
      *
      * @return for each handle, true when renewed, false when lost (expired, taken or released, where
-     *     {@code renew} throws {@link dev.leasecron.jobs.LeaseLostException}); or, for the handles of a
+     *     {@code renew} throws {@link LeaseLostException}); or, for the handles of a
      *     statement that failed, its exception, which is not a loss yet
      */
     public BatchResult<Handle, Boolean> renewAll(Collection<Handle> handles) {
@@ -454,7 +453,7 @@ public final class Leases {
      * {@link Handle#release} for many handles of this object in one statement per {@link #MAX_BATCH}.
      *
      * @return for each handle, true when the name was given back, false when the lease was already
-     *     gone (where {@code release} throws {@link dev.leasecron.jobs.LeaseLostException}); or the
+     *     gone (where {@code release} throws {@link LeaseLostException}); or the
      *     failure of the statement for it
      */
     public BatchResult<Handle, Boolean> releaseAll(Collection<Handle> handles) {
@@ -472,7 +471,7 @@ public final class Leases {
      * @return for each handle, true where {@code finish} returns: the end is recorded and the name
      *     given back, or the handle is known {@linkplain Handle#lost() lost}, so its end is recorded
      *     without the lease and giving the name back is not tried; false where {@code finish} throws
-     *     {@link dev.leasecron.jobs.LeaseLostException}: the name turned out to be no longer its
+     *     {@link LeaseLostException}: the name turned out to be no longer its
      *     holder's; or the failure of the statement for it
      * @throws IllegalStateException a handle is not of an instant claim; nothing ran
      */
@@ -663,7 +662,7 @@ public final class Leases {
      * falls due (most rounds end before), until {@link Holding#stop()}. The
      * returned scope ends the moment the lease is known lost (a renewal reports it gone, or none
      * succeeds within the local deadline of the start of the last one that did) with a
-     * {@link dev.leasecron.jobs.LeaseLostException} as its reason; {@code parent} ending ends it too.
+     * {@link LeaseLostException} as its reason; {@code parent} ending ends it too.
      * The renewals outlive {@code parent} on purpose: until the work has wound down the name must stay
      * this holder's.
      *

@@ -1,6 +1,5 @@
 package dev.leasecron.lease;
 
-import dev.leasecron.jobs.LeaseLostException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;

@@ -37,7 +37,7 @@
  * among others:
  * <ul>
  *   <li>A round is cut short only when what its work threw is the interruption itself: the lease
- *       lost, or its scope ended for a shutdown (a {@link dev.leasecron.jobs.LeaseLostException}, the
+ *       lost, or its scope ended for a shutdown (a {@link LeaseLostException}, the
  *       scope's reason, or what an interrupted thread or a cancelled task throws, once the scope has
  *       ended). A failure of the work's own that races a shutdown or a loss ran to its end: it is
  *       finished and never run again. A transaction the scope's end aborted throws the interruption,

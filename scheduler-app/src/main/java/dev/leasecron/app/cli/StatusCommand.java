@@ -13,7 +13,7 @@ import dev.leasecron.lease.LeaseListener;
 import dev.leasecron.lease.LeaseTimings;
 import dev.leasecron.lease.Leases;
 import dev.leasecron.lease.UnsupportedDatabaseException;
-import dev.leasecron.lease.sql.LeaseRow;
+import dev.leasecron.lease.LeaseRow;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

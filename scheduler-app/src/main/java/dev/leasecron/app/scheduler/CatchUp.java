@@ -2,7 +2,7 @@ package dev.leasecron.app.scheduler;
 
 import dev.leasecron.lease.LeaseDatabaseException;
 import dev.leasecron.lease.Leases;
-import dev.leasecron.lease.sql.LeaseRow;
+import dev.leasecron.lease.LeaseRow;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

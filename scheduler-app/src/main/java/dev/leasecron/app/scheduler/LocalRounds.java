@@ -58,7 +58,7 @@ final class LocalRounds {
         MDC.put("instant", instant.toString());
         try (AutoCloseable interrupting = work.onCancel(Thread.currentThread()::interrupt)) {
             job.job().run(new RoundContext(job.name(), instant, 0, false, job.params(), job.timeout(),
-                    JobLoggers.of(job.type()), work, transactions));
+                    JobLoggers.of(job.type()), new RoundCancellation(work), transactions));
         } catch (Throwable t) {
             error = t;
         } finally {

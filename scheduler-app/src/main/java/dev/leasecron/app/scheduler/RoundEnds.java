@@ -1,10 +1,10 @@
 package dev.leasecron.app.scheduler;
 
-import dev.leasecron.jobs.LeaseLostException;
 import dev.leasecron.lease.BatchResult;
 import dev.leasecron.lease.Coalescer;
 import dev.leasecron.lease.Handle;
 import dev.leasecron.lease.LeaseDatabaseException;
+import dev.leasecron.lease.LeaseLostException;
 import dev.leasecron.lease.Leases;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package dev.leasecron.app.scheduler;
 
-import dev.leasecron.jobs.LeaseLostException;
+import dev.leasecron.lease.LeaseLostException;
 import dev.leasecron.lease.GuardedTransactions;
 import dev.leasecron.lease.Handle;
 import dev.leasecron.lease.Holding;
@@ -128,7 +128,7 @@ final class RoundRunner {
         MDC.put("rerun", Boolean.toString(round.rerun()));
         try {
             job.job().run(new RoundContext(job.name(), round.instant(), round.term(), round.rerun(), job.params(),
-                    job.timeout(), JobLoggers.of(job.type()), scope, transactions));
+                    job.timeout(), JobLoggers.of(job.type()), new RoundCancellation(scope), transactions));
         } finally {
             MDC.clear();
         }

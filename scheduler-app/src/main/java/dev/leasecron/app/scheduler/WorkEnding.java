@@ -1,6 +1,5 @@
 package dev.leasecron.app.scheduler;
 
-import dev.leasecron.jobs.LeaseLostException;
 import dev.leasecron.lease.LeaseScope;
 import java.io.InterruptedIOException;
 import java.nio.channels.ClosedByInterruptException;
@@ -17,8 +16,8 @@ import java.util.concurrent.TimeoutException;
  * round that stopped because of it timed out.
  *
  * <p>What counts as the interruption, anywhere along the error's causes: the scope's reason itself, a
- * {@link LeaseLostException} (also from a guarded transaction that found the lease gone before the
- * renewals did), and, once the scope has ended, what an interrupted thread or a cancelled task throws
+ * lost lease (the lease module's {@code LeaseLostException} or the plugin API's, also from a guarded
+ * transaction that found the lease gone before the renewals did), and, once the scope has ended, what an interrupted thread or a cancelled task throws
  * ({@link InterruptedException}, {@link InterruptedIOException}, {@link ClosedByInterruptException},
  * {@link CancellationException}, which the built-in jobs throw with the scope's reason as cause).
  */
@@ -65,7 +64,8 @@ final class WorkEnding {
     static boolean isInterruption(Throwable error, Throwable stop) {
         Throwable t = error;
         for (int i = 0; t != null && i < MAX_CAUSES; i++, t = t.getCause()) {
-            if (t == stop || t instanceof LeaseLostException) {
+            if (t == stop || t instanceof dev.leasecron.lease.LeaseLostException
+                    || t instanceof dev.leasecron.jobs.LeaseLostException) {
                 return true;
             }
             if (stop != null && (t instanceof InterruptedException || t instanceof InterruptedIOException
