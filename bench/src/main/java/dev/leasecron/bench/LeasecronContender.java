@@ -72,7 +72,7 @@ final class LeasecronContender implements Contender {
             names.add("cron:job-" + j);
         }
         long before = counter.statements();
-        l.unfinishedSlots(names);
+        l.slots().unfinishedSlots(names);
         return counter.statements() - before;
     }
 

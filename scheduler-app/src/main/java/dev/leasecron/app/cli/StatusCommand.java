@@ -94,7 +94,7 @@ final class StatusCommand implements Callable<Integer> {
                 out.println(where + ": nothing there yet: no lease table (leasecron run creates it)");
                 return found;
             }
-            Map<String, LeaseRow> rows = leases.rows(usable.jobs().stream().map(JobSpec::leaseName).toList()).stream()
+            Map<String, LeaseRow> rows = leases.views().rows(usable.jobs().stream().map(JobSpec::leaseName).toList()).stream()
                     .collect(Collectors.toMap(LeaseRow::name, Function.identity()));
             Instant now = leases.readDatabaseClock();
             out.println(where + ", clock " + now);

@@ -56,7 +56,7 @@ final class CatchUp {
         ScheduledJob job = state.job;
         Instant now = clock.now(state.scope);
         if (job.clusterWide()) {
-            Optional<Optional<Instant>> last = retrying(state, "read the last instant", () -> leases.lastSlot(job.leaseName()));
+            Optional<Optional<Instant>> last = retrying(state, "read the last instant", () -> leases.slots().lastSlot(job.leaseName()));
             if (last.isEmpty()) {
                 return false;
             }
@@ -96,7 +96,7 @@ final class CatchUp {
     /** Whether a round holds the job's lease now; a database that does not answer counts as not held. */
     private boolean heldByARound(ScheduledJob job) {
         try {
-            return leases.rows(List.of(job.leaseName())).stream().anyMatch(LeaseRow::held);
+            return leases.views().rows(List.of(job.leaseName())).stream().anyMatch(LeaseRow::held);
         } catch (LeaseDatabaseException e) {
             return false;
         }

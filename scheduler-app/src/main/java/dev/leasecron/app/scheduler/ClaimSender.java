@@ -63,7 +63,7 @@ final class ClaimSender {
             return;
         }
         try {
-            leases.claimSlots(batch.slot(), byName.keySet(), part -> dispatcher.answered(batch.slot(), part, byName));
+            leases.slots().claimSlots(batch.slot(), byName.keySet(), part -> dispatcher.answered(batch.slot(), part, byName));
         } catch (RuntimeException e) {
             // Not a database that does not answer (each statement's names get that as their answer): a bug.
             byName.values().forEach(s -> events.crashed(s.job, e));

@@ -58,7 +58,7 @@ final class ReplicaCensus {
             return;
         }
         try {
-            Set<String> instances = new HashSet<>(leases.claimingInstances(claimed, recent));
+            Set<String> instances = new HashSet<>(leases.views().claimingInstances(claimed, recent));
             instances.add(leases.instance());
             replicas = instances.size();
         } catch (LeaseDatabaseException e) {

@@ -73,13 +73,13 @@ final class RerunSweep {
             return every;
         }
         try {
-            UnfinishedSlots found = leases.unfinishedSlots(jobs.keySet(), lookAhead);
+            UnfinishedSlots found = leases.slots().unfinishedSlots(jobs.keySet(), lookAhead);
             for (Unfinished free : found.free()) {
                 // Once claimed a second time, an instant cut short again never runs: claim only what will run.
                 if (scope.isCancelled()) {
                     return every;
                 }
-                Optional<Handle> claimed = leases.claimRerun(free);
+                Optional<Handle> claimed = leases.slots().claimRerun(free);
                 claimed.ifPresent(h -> Thread.ofVirtual().name("rerun " + free.name()).start(() -> rounds.run(jobs.get(free.name()), h)));
             }
             // Counted from the statement's return, so the next look cannot come before the expiry.

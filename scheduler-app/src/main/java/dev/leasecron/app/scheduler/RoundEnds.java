@@ -70,7 +70,7 @@ final class RoundEnds {
             passed.put(e.handle(), e.passed());
             byHandle.put(e.handle(), e);
         });
-        BatchResult<Handle, Boolean> r = leases.finishAll(passed);
+        BatchResult<Handle, Boolean> r = leases.slots().finishAll(passed);
         Map<Ending, Boolean> answered = new LinkedHashMap<>();
         Map<Ending, LeaseDatabaseException> failed = new LinkedHashMap<>();
         r.answered().forEach((h, b) -> answered.put(byHandle.get(h), b));

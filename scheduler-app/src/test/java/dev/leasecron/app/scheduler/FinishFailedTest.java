@@ -56,7 +56,7 @@ class FinishFailedTest {
             assertTrue(rounds.get(1).term() > term, "under a lease of its own: " + rounds);
             assertEquals(List.of("ended " + name + " ok", "ended " + name + " ok rerun"), replica.events("ended " + name),
                     "the first round ran to its end; only its record was missing");
-            LeaseRow row = replica.leases.rows(List.of("cron:" + name)).getFirst();
+            LeaseRow row = replica.leases.views().rows(List.of("cron:" + name)).getFirst();
             assertEquals(0, row.unfinishedSlotMs(), "the rerun's end is on record: " + row);
             assertTrue(log.of("instant.superseded", name).isEmpty(), log.dump(name));
         }

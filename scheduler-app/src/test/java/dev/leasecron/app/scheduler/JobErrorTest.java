@@ -95,7 +95,7 @@ class JobErrorTest {
             }
             assertTrue(log.of("job.crashed", name).isEmpty(), "the loop goes on: " + log.dump(name));
             if (clusterWide) {
-                assertTrue(replica.leases.unfinishedSlots(List.of("cron:" + name)).isEmpty(), "every end recorded");
+                assertTrue(replica.leases.slots().unfinishedSlots(List.of("cron:" + name)).isEmpty(), "every end recorded");
             }
         }
     }

@@ -43,7 +43,7 @@ class RerunAtExpiryTest {
         String name = uniqueName("killed");
         Leases dead = db.leases(TIMINGS);
         // The first statements of a process are slow (class loading): not on the clock below.
-        dead.claimSlot(uniqueName("warm-up"), Instant.parse("2026-01-01T00:00:00Z")).orElseThrow().release();
+        dead.slots().claimSlot(uniqueName("warm-up"), Instant.parse("2026-01-01T00:00:00Z")).orElseThrow().release();
 
         try (Replica survivor = new Replica(db, TIMINGS)) {
             Instant cut = awaitWithin(dead, START_AHEAD_MS);
@@ -52,7 +52,7 @@ class RerunAtExpiryTest {
             // The dead holder claims the instant just before it comes and is never heard of again; the
             // survivor's claim of it is refused, so its claim of the next one is put off.
             assertEquals(cut, awaitWithin(dead, CLAIM_AHEAD_MS), "the survivor started within the same period");
-            dead.claimSlot("cron:" + name, cut).orElseThrow();
+            dead.slots().claimSlot("cron:" + name, cut).orElseThrow();
             assertTrue(dead.readDatabaseClock().isBefore(cut), "claimed ahead of the instant (a loaded machine?)");
 
             String superseded = "superseded " + name;

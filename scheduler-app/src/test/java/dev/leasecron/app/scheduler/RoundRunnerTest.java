@@ -92,11 +92,11 @@ class RoundRunnerTest {
 
     private Handle claim(ScheduledJob job) throws Exception {
         Instant slot = leases.readDatabaseClock().truncatedTo(ChronoUnit.SECONDS);
-        return leases.claimSlot(job.leaseName(), slot).orElseThrow();
+        return leases.slots().claimSlot(job.leaseName(), slot).orElseThrow();
     }
 
     private LeaseRow row(ScheduledJob job) {
-        return leases.rows(List.of(job.leaseName())).getFirst();
+        return leases.views().rows(List.of(job.leaseName())).getFirst();
     }
 
     /** Runs the round on a thread of its own, as the dispatcher does; completes once its end is recorded. */
@@ -178,7 +178,7 @@ class RoundRunnerTest {
         assertEquals(0, inFlight.running());
         assertEquals(Outcome.CUT_SHORT, outcome.get());
         assertEquals(List.of(job.leaseName()),
-                leases.unfinishedSlots(List.of(job.leaseName())).stream().map(Unfinished::name).toList(),
+                leases.slots().unfinishedSlots(List.of(job.leaseName())).stream().map(Unfinished::name).toList(),
                 "released unfinished, free for a rerun");
     }
 
@@ -222,7 +222,7 @@ class RoundRunnerTest {
         assertTrue(handle.lost());
         assertEquals(Outcome.FAILED, outcome.get());
         assertEquals(0, row(job).unfinishedSlotMs(), "its end is recorded without the lease: " + row(job));
-        assertTrue(leases.unfinishedSlots(List.of(job.leaseName())).isEmpty(), "never rerun");
+        assertTrue(leases.slots().unfinishedSlots(List.of(job.leaseName())).isEmpty(), "never rerun");
     }
 
     @ParameterizedTest(name = "{0}")
