@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -142,9 +143,9 @@ public final class Leases {
         return views;
     }
 
-    /** The kind of the primary database. */
-    public Dialect dialect() {
-        return store().dialect();
+    /** The kind of the primary database: {@code postgres}, {@code mysql}, {@code mariadb} or {@code sqlite}. */
+    public String databaseKind() {
+        return store().dialect().name().toLowerCase(Locale.ROOT);
     }
 
     /** The timings every lease of this object keeps. */

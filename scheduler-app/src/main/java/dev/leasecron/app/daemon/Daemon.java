@@ -105,7 +105,7 @@ public final class Daemon {
                 scheduler.start(jobs);
                 metrics.jobsLoaded(jobs.size());
                 Event.of(Events.DAEMON_STARTED).with("instance", leases.instance()).with("jobs", jobs.size())
-                        .with("database", withoutLeases == null ? leases.dialect().name().toLowerCase(java.util.Locale.ROOT)
+                        .with("database", withoutLeases == null ? leases.databaseKind()
                                 : withoutLeases.productName())
                         .with("http_port", ops.port()).with("config", configFile.toString())
                         .with("settings", scheduler.settings().describe()).info(LOG);
