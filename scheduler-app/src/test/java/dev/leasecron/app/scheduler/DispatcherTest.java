@@ -40,8 +40,13 @@ class DispatcherTest {
             await().atMost(Duration.ofSeconds(20)).until(() -> recording.rounds().stream().filter(r -> r.job().equals(one)).count() >= 3);
             List<Instant> instants = recording.rounds().stream().filter(r -> r.job().equals(one))
                     .map(RecordingJob.Round::instant).limit(3).toList();
-            assertEquals(List.of(instants.get(0), instants.get(0).plusSeconds(1), instants.get(0).plusSeconds(2)), instants,
-                    "each instant once, one after the other");
+            assertTrue(instants.get(0).isBefore(instants.get(1)) && instants.get(1).isBefore(instants.get(2)),
+                    "one after the other: " + instants);
+            if (!instants.get(2).equals(instants.get(0).plusSeconds(2))) {
+                // A loaded machine can claim an instant after the next one came: the stale one is
+                // passed over for the latest, and the replica that wins logs it missed.
+                assertTrue(!replica.events("missed " + one).isEmpty(), "an instant passed over is on record: " + instants);
+            }
             List<RecordingJob.Round> all = recording.rounds();
             Set<RecordingJob.Round> seen = new java.util.HashSet<>();
             List<RecordingJob.Round> twice = all.stream().filter(r -> !seen.add(r)).toList();
