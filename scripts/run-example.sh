@@ -5,7 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/java-home.sh
 jar=scheduler-app/target/leasecron.jar
-if [ ! -f "$jar" ] || [ -n "$(find . -path ./scheduler-app/target -prune -o -name '*.java' -newer "$jar" -print -quit)" ]; then
-  ./mvnw -B -ntp -q install -DskipTests
+# What goes into the jar: the app and the modules it depends on, sources, resources and poms.
+inputs=(pom.xml jobs-api lease config scheduler-app)
+if [ ! -f "$jar" ] || [ -n "$(find "${inputs[@]}" -path '*/target' -prune -o -type f -newer "$jar" -print -quit)" ]; then
+  # package, not install or verify: the jar is all it needs, and a phase past package would run the
+  # end-to-end tests (Failsafe runs them despite -DskipTests since 3.6) and write to ~/.m2.
+  ./mvnw -B -ntp -q -pl scheduler-app -am package -DskipTests
 fi
 exec java -jar "$jar" run --config examples/jobs.yaml "$@"
