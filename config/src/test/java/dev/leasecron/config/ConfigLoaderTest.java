@@ -76,7 +76,7 @@ class ConfigLoaderTest {
         @Test
         void interpolatesDefaultsWhenTheEnvironmentIsEmpty() {
             assertEquals("example-replica", config.instance());
-            assertEquals("http://localhost:8080/healthz", config.job("morning-digest").orElseThrow().params().get("url"));
+            assertEquals("http://127.0.0.1:8080/readyz", config.job("morning-digest").orElseThrow().params().get("url"));
         }
 
         @Test
