@@ -1,5 +1,6 @@
 package dev.leasecron.app.daemon;
 
+import dev.leasecron.app.db.ConnectionFailures;
 import dev.leasecron.app.logging.Event;
 import dev.leasecron.app.logging.Events;
 import dev.leasecron.app.ops.CachedHealthCheck;
@@ -28,6 +29,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -126,7 +128,11 @@ public final class Daemon {
      * and refuses one with a cluster-wide job, as the lease protocol asks: at start, not by running
      * every replica as if it were alone.
      *
-     * @throws StartRefusedException the database cannot carry leases and a job is cluster-wide
+     * A database that refuses this replica's credentials, or has no database by the URL's name, stops
+     * the start: waiting cannot fix it. One that does not answer is waited for, as it may start later.
+     *
+     * @throws StartRefusedException the database cannot carry leases and a job is cluster-wide, or it
+     *     refused the credentials or the database name
      */
     private boolean initialize(Leases leases, List<ScheduledJob> jobs) throws InterruptedException {
         while (true) {
@@ -147,6 +153,12 @@ public final class Daemon {
                                 + " due by this process's clock").info(LOG);
                 return true;
             } catch (LeaseDatabaseException e) {
+                Optional<String> refusal = ConnectionFailures.permanent(e);
+                if (refusal.isPresent()) {
+                    throw new StartRefusedException("the primary database at " + initial.database().primary().maskedUrl()
+                            + " refused this replica: " + refusal.get() + "; retrying cannot fix that: check database.url,"
+                            + " username and password in " + configFile, null);
+                }
                 Event.of("database.unavailable").with("error", e.getMessage())
                         .with("retry_in", leases.retryInterval().toString()).warn(LOG);
                 if (stopRequested.await(leases.retryInterval().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
