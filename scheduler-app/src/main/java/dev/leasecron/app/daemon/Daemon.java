@@ -27,6 +27,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -84,6 +85,7 @@ public final class Daemon {
      * @throws ConfigException the jobs file became invalid between its loading and the watcher's start
      */
     public void run() throws InterruptedException, IOException, ConfigException {
+        Instant loadedAt = Instant.now();
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         SchedulerMetrics metrics = new SchedulerMetrics(prometheus);
         MetricsListener listener = new MetricsListener(metrics);
@@ -106,6 +108,7 @@ public final class Daemon {
                         : Scheduler.withoutLeases(leases, transactions, listener);
                 scheduler.start(jobs);
                 metrics.jobsLoaded(jobs.size());
+                metrics.configLoaded(loadedAt);
                 Event.of(Events.DAEMON_STARTED).with("instance", leases.instance()).with("jobs", jobs.size())
                         .with("database", withoutLeases == null ? leases.dialect().name().toLowerCase(java.util.Locale.ROOT)
                                 : withoutLeases.productName())
@@ -183,18 +186,27 @@ public final class Daemon {
                     scheduler.apply(jobs);
                 } catch (IllegalArgumentException e) {
                     // Without leases, a cluster-wide job added by an edit cannot run: the running jobs stay.
+                    metrics.configRejected();
                     Event.of(Events.CONFIG_REJECTED).with("errors", List.of(e.getMessage()))
                             .with("kept", "the running jobs stay as they were").error(LOG);
                     return;
                 }
                 metrics.jobsLoaded(jobs.size());
+                metrics.configApplied(Instant.now());
                 Event.of(Events.CONFIG_RELOADED).with("jobs", jobs.size()).info(LOG);
             }
 
             @Override
             public void onRejected(List<ConfigError> errors) {
+                metrics.configRejected();
                 Event.of(Events.CONFIG_REJECTED).with("errors", errors.stream().map(ConfigError::toString).toList())
                         .with("kept", "the running jobs stay as they were").error(LOG);
+            }
+
+            @Override
+            public void onRestored() {
+                metrics.configRestored();
+                Event.of(Events.CONFIG_RESTORED).info(LOG);
             }
         };
     }
