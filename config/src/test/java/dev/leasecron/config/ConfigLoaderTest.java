@@ -146,6 +146,14 @@ class ConfigLoaderTest {
         assertFalse(config.toString().contains("fallback-pw"), config.toString());
     }
 
+    @Test
+    void anInstanceWiderThanTheLeaseTablesColumnIsAnError() throws ConfigException {
+        String widest = "é".repeat(95) + "x";
+        assertEquals(widest, parse("instance: " + widest + "\njobs: []\n").instance());
+        assertEquals(List.of("jobs.yaml:1:11: instance: at most 191 UTF-8 bytes (the width of the lease table's"
+                + " instance column), has 192"), errors("instance: " + "é".repeat(96) + "\njobs: []\n"));
+    }
+
     @Nested
     class Interpolation {
         @Test

@@ -90,8 +90,9 @@ public final class Daemon {
         SchedulerMetrics metrics = new SchedulerMetrics(prometheus);
         MetricsListener listener = new MetricsListener(metrics);
         Event.of(Events.PLUGINS_LOADED).with("sources", registry.sources()).info(LOG);
-        try (Databases databases = Databases.open(initial.database(), configFile.toAbsolutePath().getParent())) {
-            Leases leases = Leases.create(databases.shared(), timings, initial.instance(), listener);
+        try (InstanceName instance = InstanceName.hold(initial.instance(), Path.of(System.getProperty("java.io.tmpdir")));
+                Databases databases = Databases.open(initial.database(), configFile.toAbsolutePath().getParent())) {
+            Leases leases = Leases.named(databases.shared(), timings, instance.name(), listener);
             try (CachedHealthCheck readiness = CachedHealthCheck.start(
                             () -> withoutLeases != null || leases.ready() ? Health.up()
                                     : Health.down("database unreachable or lease table not ready"),

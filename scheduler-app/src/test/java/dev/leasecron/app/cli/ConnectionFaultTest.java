@@ -157,7 +157,7 @@ class ConnectionFaultTest {
                 } catch (Exception e) {
                     throw new CompletionException(e);
                 }
-            });
+            }, task -> Thread.ofPlatform().name("daemon-under-test").start(task));
 
             await().atMost(Duration.ofSeconds(30)).until(() -> running.isDone() || unavailable(logged) >= 2);
             assertFalse(running.isDone(), () -> "the daemon gave up: " + running);

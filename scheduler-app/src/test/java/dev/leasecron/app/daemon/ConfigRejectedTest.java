@@ -58,7 +58,7 @@ class ConfigRejectedTest {
             } catch (Exception e) {
                 throw new CompletionException(e);
             }
-        });
+        }, task -> Thread.ofPlatform().name("daemon-under-test").start(task));
         try {
             await().atMost(PATIENCE).ignoreExceptions().until(() -> running.isDone()
                     || metrics(port).contains("leasecron_jobs_loaded 1.0") && status(port, "/readyz") == 200);
