@@ -85,9 +85,9 @@ public final class Daemon {
      * @throws ConfigException the jobs file became invalid between its loading and the watcher's start
      */
     public void run() throws InterruptedException, IOException, ConfigException {
-        Instant loadedAt = Instant.now();
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         SchedulerMetrics metrics = new SchedulerMetrics(prometheus);
+        metrics.configLoaded(Instant.now());
         MetricsListener listener = new MetricsListener(metrics);
         Event.of(Events.PLUGINS_LOADED).with("sources", registry.sources()).info(LOG);
         try (InstanceName instance = InstanceName.hold(initial.instance(), Path.of(System.getProperty("java.io.tmpdir")));
@@ -109,7 +109,6 @@ public final class Daemon {
                         : Scheduler.withoutLeases(leases, transactions, listener);
                 scheduler.start(jobs);
                 metrics.jobsLoaded(jobs.size());
-                metrics.configLoaded(loadedAt);
                 Event.of(Events.DAEMON_STARTED).with("instance", leases.instance()).with("jobs", jobs.size())
                         .with("database", withoutLeases == null ? leases.dialect().name().toLowerCase(java.util.Locale.ROOT)
                                 : withoutLeases.productName())
