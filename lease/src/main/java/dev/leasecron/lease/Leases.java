@@ -67,6 +67,19 @@ public final class Leases {
     }
 
     /**
+     * Leases over {@code primary} going by {@code instance} in the lease rows exactly as given: the
+     * caller keeps it unique among the replicas sharing the database.
+     *
+     * @throws IllegalArgumentException the name is blank or longer than the column's 191 UTF-8 bytes
+     */
+    public static Leases named(DataSource primary, LeaseTimings timings, String instance, LeaseListener listener) {
+        if (instance.isBlank() || instance.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 191) {
+            throw new IllegalArgumentException("an instance name has 1 to 191 UTF-8 bytes, was \"" + instance + "\"");
+        }
+        return new Leases(primary, timings, instance, listener);
+    }
+
+    /**
      * Learns the kind of the primary database and creates {@code gst_leases} when missing
      * (idempotent, safe from many replicas at once).
      *
@@ -153,7 +166,7 @@ public final class Leases {
         return timings;
     }
 
-    /** The name this process goes by in the lease rows: host name plus a suffix new per boot. */
+    /** The name this process goes by in the lease rows: as {@link #named} was given it, or host name plus a suffix new per boot. */
     public String instance() {
         return instance;
     }

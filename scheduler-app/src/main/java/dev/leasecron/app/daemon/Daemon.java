@@ -1,5 +1,6 @@
 package dev.leasecron.app.daemon;
 
+import dev.leasecron.app.db.ConnectionFailures;
 import dev.leasecron.app.logging.Event;
 import dev.leasecron.app.logging.Events;
 import dev.leasecron.app.ops.CachedHealthCheck;
@@ -26,8 +27,10 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -84,10 +87,12 @@ public final class Daemon {
     public void run() throws InterruptedException, IOException, ConfigException {
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         SchedulerMetrics metrics = new SchedulerMetrics(prometheus);
+        metrics.configLoaded(Instant.now());
         MetricsListener listener = new MetricsListener(metrics);
         Event.of(Events.PLUGINS_LOADED).with("sources", registry.sources()).info(LOG);
-        try (Databases databases = Databases.open(initial.database(), configFile.toAbsolutePath().getParent())) {
-            Leases leases = Leases.create(databases.shared(), timings, initial.instance(), listener);
+        try (InstanceName instance = InstanceName.hold(initial.instance(), Path.of(System.getProperty("java.io.tmpdir")));
+                Databases databases = Databases.open(initial.database(), configFile.toAbsolutePath().getParent())) {
+            Leases leases = Leases.named(databases.shared(), timings, instance.name(), listener);
             try (CachedHealthCheck readiness = CachedHealthCheck.start(
                             () -> withoutLeases != null || leases.ready() ? Health.up()
                                     : Health.down("database unreachable or lease table not ready"),
@@ -127,7 +132,11 @@ public final class Daemon {
      * and refuses one with a cluster-wide job, as the lease protocol asks: at start, not by running
      * every replica as if it were alone.
      *
-     * @throws StartRefusedException the database cannot carry leases and a job is cluster-wide
+     * A database that refuses this replica's credentials, or has no database by the URL's name, stops
+     * the start: waiting cannot fix it. One that does not answer is waited for, as it may start later.
+     *
+     * @throws StartRefusedException the database cannot carry leases and a job is cluster-wide, or it
+     *     refused the credentials or the database name
      */
     private boolean initialize(Leases leases, List<ScheduledJob> jobs) throws InterruptedException {
         while (true) {
@@ -148,6 +157,12 @@ public final class Daemon {
                                 + " due by this process's clock").info(LOG);
                 return true;
             } catch (LeaseDatabaseException e) {
+                Optional<String> refusal = ConnectionFailures.permanent(e);
+                if (refusal.isPresent()) {
+                    throw new StartRefusedException("the primary database at " + initial.database().primary().maskedUrl()
+                            + " refused this replica: " + refusal.get() + "; retrying cannot fix that: check database.url,"
+                            + " username and password in " + configFile, null);
+                }
                 Event.of("database.unavailable").with("error", e.getMessage())
                         .with("retry_in", leases.retryInterval().toString()).warn(LOG);
                 if (stopRequested.await(leases.retryInterval().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
@@ -172,18 +187,27 @@ public final class Daemon {
                     scheduler.apply(jobs);
                 } catch (IllegalArgumentException e) {
                     // Without leases, a cluster-wide job added by an edit cannot run: the running jobs stay.
+                    metrics.configRejected();
                     Event.of(Events.CONFIG_REJECTED).with("errors", List.of(e.getMessage()))
                             .with("kept", "the running jobs stay as they were").error(LOG);
                     return;
                 }
                 metrics.jobsLoaded(jobs.size());
+                metrics.configApplied(Instant.now());
                 Event.of(Events.CONFIG_RELOADED).with("jobs", jobs.size()).info(LOG);
             }
 
             @Override
             public void onRejected(List<ConfigError> errors) {
+                metrics.configRejected();
                 Event.of(Events.CONFIG_REJECTED).with("errors", errors.stream().map(ConfigError::toString).toList())
                         .with("kept", "the running jobs stay as they were").error(LOG);
+            }
+
+            @Override
+            public void onRestored() {
+                metrics.configRestored();
+                Event.of(Events.CONFIG_RESTORED).info(LOG);
             }
         };
     }

@@ -34,6 +34,8 @@ public final class Events {
     public static final String CONFIG_RELOADED = "config.reloaded";
     /** A changed jobs YAML was invalid and ignored; the previous config stays in force. */
     public static final String CONFIG_REJECTED = "config.rejected";
+    /** The jobs YAML holds the config in force again after a rejected edit: what was rejected no longer stands. */
+    public static final String CONFIG_RESTORED = "config.restored";
     /** The job types were loaded: which types, from where ({@code JobRegistry.sources()}). */
     public static final String PLUGINS_LOADED = "plugins.loaded";
     /** Instants that ran on no replica and never will: job, first, last, count, reason. */
