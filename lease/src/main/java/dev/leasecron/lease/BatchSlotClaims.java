@@ -24,6 +24,21 @@ import java.util.function.Function;
  * names ({@link InstantSlots#claimSlots}): the names validated, the tokens minted and, where the claim
  * is one statement, the statement built, then each statement sent and its names handed over as soon
  * as it returns.
+ *
+ * <p>Per {@link Leases#MAX_BATCH} names it takes one read of all their rows, one write guarded row by
+ * row by the term and slots read (read again and written again, for the rows another claim or a
+ * finish changed in between, up to the tries a single claim makes) and one insert for the names
+ * with no row yet; on PostgreSQL the read and the write are one statement, whose read locks the
+ * free rows in name order and whose write takes exactly those, so nothing comes between them and
+ * nothing is read again. That statement passes over the rows another transaction holds rather than
+ * wait for them, so replicas claiming the same instant at once each take the rows the others have
+ * not locked yet; the rows passed over are claimed by a second statement, which waits for their
+ * locks and sees what held them (another replica's claim, or a round's end or renewal). The names
+ * are cut into statements in sorted order whatever the order given, so replicas claiming the same
+ * names do not lock their rows in opposite orders; a deadlock the database still finds rolls its
+ * statement back and lands in the failed map, to be tried again like any failure. Each call starts
+ * at a statement picked at random and goes round: replicas claiming the same instant at once then
+ * often write different rows instead of queueing on the same ones, and its rounds spread over them.
  */
 final class BatchSlotClaims {
     /** Up to {@link Leases#MAX_BATCH} names, in name order, and their statement when it is one, built. */

@@ -1,20 +1,15 @@
 package dev.leasecron.lease;
 
-import dev.leasecron.lease.sql.Finishing;
 import dev.leasecron.lease.sql.FoundUnfinished;
-import dev.leasecron.lease.sql.HeldName;
 import dev.leasecron.lease.sql.LeaseStore;
 import dev.leasecron.lease.sql.SlotRow;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -84,20 +79,8 @@ public final class InstantSlots {
      * given up and all), or refused because someone holds the name or {@code slot} is not later than
      * the instant on record.
      *
-     * <p>Per {@link #Leases.MAX_BATCH} names it takes one read of all their rows, one write guarded row by
-     * row by the term and slots read (read again and written again, for the rows another claim or a
-     * finish changed in between, up to the tries a single claim makes) and one insert for the names
-     * with no row yet; on PostgreSQL the read and the write are one statement, whose read locks the
-     * free rows in name order and whose write takes exactly those, so nothing comes between them and
-     * nothing is read again. That statement passes over the rows another transaction holds rather than
-     * wait for them, so replicas claiming the same instant at once each take the rows the others have
-     * not locked yet; the rows passed over are claimed by a second statement, which waits for their
-     * locks and sees what held them (another replica's claim, or a round's end or renewal). The names
-     * are cut into statements in sorted order whatever the order given, so replicas claiming the same
-     * names do not lock their rows in opposite orders; a deadlock the database still finds rolls its
-     * statement back and lands in the failed map, to be tried again like any failure. Each call starts
-     * at a statement picked at random and goes round: replicas claiming the same instant at once then
-     * often write different rows instead of queueing on the same ones, and its rounds spread over them.
+     * <p>One statement per {@link Leases#MAX_BATCH} names, in name order; how they read, lock and
+     * write the rows is told at {@link BatchSlotClaims}.
      *
      * @return for each distinct name, in the order given, the handle or empty; or, for the names of a
      *     statement that failed, its {@link LeaseDatabaseException}. A name claimed is never in the
@@ -127,66 +110,6 @@ public final class InstantSlots {
      */
     public void claimSlots(Instant slot, Collection<String> names, Consumer<BatchResult<String, Optional<Handle>>> part) {
         new BatchSlotClaims(leases, slot, names).send(part);
-    }
-
-    /**
-     * {@link Handle#finish} for many rounds ending together, {@code passed} given per handle, in one
-     * statement per {@link #Leases.MAX_BATCH} for the rounds still holding their lease, and one more for
-     * those that no longer do (known lost, or found so by the first), which records their end
-     * without the lease unless a later instant was claimed since.
-     *
-     * @param passed for each handle of an instant claim of this object, the last instant of its
-     *     schedule that had come when its round ended
-     * @return for each handle, true where {@code finish} returns: the end is recorded and the name
-     *     given back, or the handle is known {@linkplain Handle#lost() lost}, so its end is recorded
-     *     without the lease and giving the name back is not tried; false where {@code finish} throws
-     *     {@link LeaseLostException}: the name turned out to be no longer its
-     *     holder's; or the failure of the statement for it
-     * @throws IllegalStateException a handle is not of an instant claim; nothing ran
-     */
-    public BatchResult<Handle, Boolean> finishAll(Map<Handle, Instant> passed) {
-        passed.keySet().forEach(h -> h.slot().orElseThrow(() -> new IllegalStateException(
-                "lease " + h.name() + " was not claimed for an instant: nothing to finish")));
-        LeaseStore s = leases.store();
-        Map<Handle, Boolean> answered = new HashMap<>();
-        Map<Handle, LeaseDatabaseException> failed = new HashMap<>();
-        for (List<Handle> chunk : Batches.chunks(passed.keySet(), Batches.BY_NAME)) {
-            // Known lost: recorded without the lease, and that is all finish does for them.
-            List<Handle> knownLost = new ArrayList<>();
-            List<Handle> holding = new ArrayList<>();
-            for (Handle h : chunk) {
-                (h.lost() ? knownLost : holding).add(h);
-            }
-            List<Handle> foundLost = new ArrayList<>();
-            try {
-                if (!holding.isEmpty()) {
-                    Set<HeldName> finished = s.finishAll(holding.stream()
-                            .map(h -> finishing(h, passed.get(h))).toList());
-                    for (Handle h : holding) {
-                        if (finished.contains(Batches.held(h))) {
-                            answered.put(h, true);
-                        } else {
-                            foundLost.add(h);
-                        }
-                    }
-                }
-                List<Handle> withoutLease = new ArrayList<>(knownLost);
-                withoutLease.addAll(foundLost);
-                if (!withoutLease.isEmpty()) {
-                    s.finishAllWithoutLease(withoutLease.stream().map(h -> finishing(h, passed.get(h))).toList());
-                    knownLost.forEach(h -> answered.put(h, true));
-                    foundLost.forEach(h -> answered.put(h, false));
-                }
-            } catch (LeaseDatabaseException e) {
-                chunk.stream().filter(h -> !answered.containsKey(h)).forEach(h -> failed.put(h, e));
-            }
-        }
-        return new BatchResult<>(Batches.inOrder(passed.keySet(), answered), Batches.inOrder(passed.keySet(), failed));
-    }
-
-    private static Finishing finishing(Handle h, Instant passed) {
-        return new Finishing(h.name(), h.holder(), h.slot().orElseThrow().toEpochMilli(),
-                Objects.requireNonNull(passed, "passed").toEpochMilli());
     }
 
     /**

@@ -1,19 +1,12 @@
 package dev.leasecron.lease;
 
 import dev.leasecron.lease.sql.Dialect;
-import dev.leasecron.lease.sql.HeldName;
 import dev.leasecron.lease.sql.LeaseStore;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.function.Function;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 
@@ -42,8 +35,9 @@ public final class Leases {
     private final String instance;
     private final LeaseListener listener;
     private final DatabaseClock clock = new DatabaseClock(System::nanoTime);
+    private final HandleBatches batches = new HandleBatches(this);
     /** Every held handle renews through it, so the renewals falling due together share a statement. */
-    private final Coalescer<Handle, Boolean> renewals = new Coalescer<>("lease-renew", RENEW_WINDOW, this::renewAll);
+    private final Coalescer<Handle, Boolean> renewals = new Coalescer<>("lease-renew", RENEW_WINDOW, batches::renewAll);
     private final InstantSlots slots = new InstantSlots(this);
     private final LeaseViews views = new LeaseViews(this);
     private volatile LeaseStore store;
@@ -57,10 +51,8 @@ public final class Leases {
     }
 
     /**
-     * Leases over {@code primary}; nothing is read until {@link #initialize()}.
-     *
-     * @param instanceBase the name this process goes by in the lease rows (a random suffix per boot is
-     *     added); null or blank for the host name
+     * Leases over {@code primary}, read from {@link #initialize()} on, going by {@code instanceBase}
+     * (null or blank: the host name) plus a random suffix per boot in the lease rows.
      */
     public static Leases create(DataSource primary, LeaseTimings timings, String instanceBase, LeaseListener listener) {
         return new Leases(primary, timings, Tokens.newInstance(instanceBase), listener);
@@ -105,10 +97,8 @@ public final class Leases {
     }
 
     /**
-     * Learns the kind of the primary database and whether {@code gst_leases} is there, creating
-     * nothing: for readers such as {@code leasecron status}, which must not change the database
-     * they look at. After {@code true}, the reading methods ({@link #rows}, {@link #readDatabaseClock})
-     * work as after {@link #initialize()}.
+     * {@link #initialize()} creating nothing, for readers such as {@code leasecron status}: after
+     * {@code true} the reads ({@link #views()}, {@link #readDatabaseClock}) work.
      *
      * @return false when the table is missing: no replica has started on this database yet
      * @throws UnsupportedDatabaseException the database cannot carry leases (ClickHouse)
@@ -124,9 +114,8 @@ public final class Leases {
     }
 
     /**
-     * Reports whether the primary database can carry leases: returns on PostgreSQL, MySQL/MariaDB and
-     * SQLite. A capability built on leases checks it as it starts, so a deployment that cannot
-     * coordinate fails at start-up instead of running every replica as if it were alone.
+     * Returns when the primary database can carry leases (PostgreSQL, MySQL/MariaDB, SQLite), so a
+     * deployment that cannot coordinate fails at start instead of running every replica alone.
      *
      * @throws UnsupportedDatabaseException on ClickHouse or another database the protocol cannot use
      * @throws IllegalStateException before {@link #initialize()} has succeeded
@@ -149,6 +138,11 @@ public final class Leases {
     /** The instants of a scheduler's jobs: claims of an instant, finishes, reruns, the last on record. */
     public InstantSlots slots() {
         return slots;
+    }
+
+    /** Renewals, releases and finishes of many handles, one statement per {@link #MAX_BATCH} names. */
+    public HandleBatches batches() {
+        return batches;
     }
 
     /** Reads of the lease table for operators and the census of replicas. */
@@ -176,10 +170,7 @@ public final class Leases {
         return clock;
     }
 
-    /**
-     * How soon a caller tries again after the database failed to answer: the cadence the protocol
-     * already keeps against it, which a caller waiting for the same database has no reason to beat.
-     */
+    /** How soon a caller tries again after the database failed to answer: the renewals' cadence. */
     public Duration retryInterval() {
         return timings.renewInterval();
     }
@@ -187,8 +178,7 @@ public final class Leases {
     /**
      * Tries to take {@code name}, once, without waiting.
      *
-     * @return the handle when the name was free (never claimed, expired or released); empty when
-     *     someone holds it
+     * @return the handle when the name was free (never claimed, expired or released); empty if held
      * @throws IllegalArgumentException the name cannot be held (see {@link LeaseName})
      * @throws LeaseDatabaseException the database did not answer
      */
@@ -210,45 +200,6 @@ public final class Leases {
         return Optional.empty();
     }
 
-    /**
-     * {@link Handle#renew} for many handles of this object in one statement per {@link #MAX_BATCH}:
-     * each lease is extended by the lease duration from the database's now when it is still its
-     * handle's, under the same condition as a single renewal.
-     *
-     * @return for each handle, true when renewed, false when lost (expired, taken or released, where
-     *     {@code renew} throws {@link LeaseLostException}); or, for the handles of a
-     *     statement that failed, its exception, which is not a loss yet
-     */
-    public BatchResult<Handle, Boolean> renewAll(Collection<Handle> handles) {
-        return perHandle(handles, store()::renewAll);
-    }
-
-    /**
-     * {@link Handle#release} for many handles of this object in one statement per {@link #MAX_BATCH}.
-     *
-     * @return for each handle, true when the name was given back, false when the lease was already
-     *     gone (where {@code release} throws {@link LeaseLostException}); or the
-     *     failure of the statement for it
-     */
-    public BatchResult<Handle, Boolean> releaseAll(Collection<Handle> handles) {
-        return perHandle(handles, store()::releaseAll);
-    }
-
-    private BatchResult<Handle, Boolean> perHandle(Collection<Handle> handles,
-            Function<List<HeldName>, Set<HeldName>> statement) {
-        Map<Handle, Boolean> answered = new HashMap<>();
-        Map<Handle, LeaseDatabaseException> failed = new HashMap<>();
-        for (List<Handle> chunk : Batches.chunks(handles, Batches.BY_NAME)) {
-            try {
-                Set<HeldName> found = statement.apply(chunk.stream().map(Batches::held).toList());
-                chunk.forEach(h -> answered.put(h, found.contains(Batches.held(h))));
-            } catch (LeaseDatabaseException e) {
-                chunk.forEach(h -> failed.put(h, e));
-            }
-        }
-        return new BatchResult<>(Batches.inOrder(handles, answered), Batches.inOrder(handles, failed));
-    }
-
     /** Reads the database clock now, feeding {@link #clock()}, and returns it. */
     public Instant readDatabaseClock() {
         long ms = store().nowMillis();
@@ -257,27 +208,10 @@ public final class Leases {
     }
 
     /**
-     * Keeps {@code handle} renewed on a virtual thread of its own, started when the first renewal
-     * falls due (most rounds end before), until {@link Holding#stop()}. The
-     * returned scope ends the moment the lease is known lost (a renewal reports it gone, or none
-     * succeeds within the local deadline of the start of the last one that did) with a
-     * {@link LeaseLostException} as its reason; {@code parent} ending ends it too.
-     * The renewals outlive {@code parent} on purpose: until the work has wound down the name must stay
-     * this holder's.
-     *
-     * <p>On SQLite, reached through one connection, a renewal waits behind the work's own statements:
-     * a transaction shorter than {@code localDeadline - renewInterval} can never cost the lease on its
-     * own; one longer than {@code localDeadline} always does; back-to-back transactions must each be
-     * shorter than half the local deadline. That last bound holds only when the connection goes to
-     * whoever asked for it first, so that the renewal waiting out one transaction gets it before the
-     * next: give this object and {@link GuardedTransactions} the same {@link InTurn} wrapper of the
-     * pool.
-     *
-     * <p>The renewals of all the handles this object holds share statements: those falling due within
-     * a few milliseconds of each other (the handles claimed together) are renewed by one
-     * {@link #renewAll} statement, each handle still told alone whether it holds. A row another
-     * transaction keeps locked thus delays the renewals sharing its statement, within the same
-     * attempt timeout and local deadline as a renewal of its own.
+     * Keeps {@code handle} renewed ({@link Renewal}) until {@link Holding#stop()}. The returned scope
+     * ends with a {@link LeaseLostException} the moment the lease is known lost (a renewal finds it
+     * gone, or none succeeds within the local deadline), and with {@code parent}; the renewals outlive
+     * {@code parent} on purpose: until the work has wound down the name must stay this holder's.
      *
      * @param parent ends the holding's scope when it ends, until {@link Holding#stop} lets go of it: a
      *     parent that lives for days (all of a replica's rounds) holds no round that has stopped
@@ -296,9 +230,8 @@ public final class Leases {
      * The scope ending interrupts the work; the interrupt does not outlive it.
      *
      * <p>Once the lease is lost the work has the step-down grace to return; past that the process
-     * fails through {@link LeaseFailure}. The caller, running the work, never claims again beside it.
-     * {@code scope} ending for any other reason (a shutdown) is not a loss: the work runs on, bounded
-     * by whoever stops the process; a loss found meanwhile leaves the work the grace like any other.
+     * fails through {@link LeaseFailure}. {@code scope} ending for another reason (a shutdown) is not
+     * a loss: the work runs on, bounded by whoever stops the process.
      */
     public <T> T run(LeaseScope scope, Handle handle, Logger log, LeaseWork<T> work) throws Exception {
         return new WorkRun<T>(handle, scope, timings.stepDownGrace(), log, listener).run(work);

@@ -9,8 +9,10 @@
  *       the protocol itself (claim a name, hold it renewed, run work under it, release), the database
  *       clock, and the way to the two below.
  *   <li>{@link dev.leasecron.lease.InstantSlots} ({@code leases.slots()}): a scheduler's instants under
- *       their names: claims one at a time or in batch statements, the finish that records a round's
- *       end, reruns of instants cut short, the last instant on record.
+ *       their names: claims one at a time or in batch statements, reruns of instants cut short, the
+ *       last instant on record.
+ *   <li>{@link dev.leasecron.lease.HandleBatches} ({@code leases.batches()}): renewals, releases and
+ *       finishes of many handles in one statement per 500 names.
  *   <li>{@link dev.leasecron.lease.LeaseViews} ({@code leases.views()}): reads of the table for
  *       operators and the census of replicas, changing nothing.
  *   <li>{@link dev.leasecron.lease.LeaseScope}, {@link dev.leasecron.lease.LeaseLostException},
@@ -62,7 +64,7 @@
  *   <li>A round that was winding down from a shutdown and then lost its lease names the loss in its
  *       end ({@link dev.leasecron.lease.Handle#loss()}), not the shutdown.
  *   <li>{@link dev.leasecron.lease.Handle#finish} of a handle known lost records the end without the
- *       lease and returns; it does not try to give the name back. {@link dev.leasecron.lease.InstantSlots#finishAll}
+ *       lease and returns; it does not try to give the name back. {@link dev.leasecron.lease.HandleBatches#finishAll}
  *       answers such a handle as the single call returns.
  *   <li>A round cut short whose lease is known lost sends no release either (the protocol releases a
  *       round cut short, and leaves a handle known lost alone in its finish; the scheduler does the

@@ -127,7 +127,7 @@ class BatchEquivalenceTest {
     @ParameterizedTest
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void renewAllMatchesRenewOneByOne(TestDatabase db) throws Exception {
-        compareHandles(db, "renew", (leases, handles) -> leases.renewAll(handles).answered(), h -> {
+        compareHandles(db, "renew", (leases, handles) -> leases.batches().renewAll(handles).answered(), h -> {
             try {
                 h.renew();
                 return true;
@@ -140,7 +140,7 @@ class BatchEquivalenceTest {
     @ParameterizedTest
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void releaseAllMatchesReleaseOneByOne(TestDatabase db) throws Exception {
-        compareHandles(db, "release", (leases, handles) -> leases.releaseAll(handles).answered(), h -> {
+        compareHandles(db, "release", (leases, handles) -> leases.batches().releaseAll(handles).answered(), h -> {
             try {
                 h.release();
                 return true;
@@ -157,7 +157,7 @@ class BatchEquivalenceTest {
         compareHandles(db, "finish", (leases, handles) -> {
             Map<Handle, Instant> given = new LinkedHashMap<>();
             handles.forEach(h -> given.put(h, passed.get(h)));
-            return leases.slots().finishAll(given).answered();
+            return leases.batches().finishAll(given).answered();
         }, h -> {
             try {
                 h.finish(passed.get(h));

@@ -50,8 +50,8 @@ class BatchTest {
         assertEquals(names, List.copyOf(first.answered().keySet()), "every name, in the order given");
         List<Handle> handles = first.answered().values().stream().map(Optional::orElseThrow).toList();
         assertTrue(handles.stream().allMatch(h -> h.term() == 1 && h.superseded().isEmpty()));
-        assertTrue(leases.renewAll(handles).answered().values().stream().allMatch(b -> b), "all renewed");
-        assertTrue(leases.releaseAll(handles).answered().values().stream().allMatch(b -> b), "all released");
+        assertTrue(leases.batches().renewAll(handles).answered().values().stream().allMatch(b -> b), "all renewed");
+        assertTrue(leases.batches().releaseAll(handles).answered().values().stream().allMatch(b -> b), "all released");
 
         BatchResult<String, Optional<Handle>> second = leases.slots().claimSlots(T2, names);
         Map<Handle, Instant> passed = new LinkedHashMap<>();
@@ -61,7 +61,7 @@ class BatchTest {
             assertEquals(T1, h.superseded().orElseThrow().slot(), "the instant cut short is given up");
             passed.put(h, T2);
         }
-        assertTrue(leases.slots().finishAll(passed).answered().values().stream().allMatch(b -> b), "all finished");
+        assertTrue(leases.batches().finishAll(passed).answered().values().stream().allMatch(b -> b), "all finished");
         for (LeaseRow r : leases.views().rows(names)) {
             assertEquals(T2.toEpochMilli(), r.slotMs());
             assertEquals(0, r.unfinishedSlotMs());
@@ -85,7 +85,7 @@ class BatchTest {
         Map<Handle, Instant> passed = new LinkedHashMap<>();
         passed.put(known, T2);
         passed.put(found, T2);
-        BatchResult<Handle, Boolean> result = leases.slots().finishAll(passed);
+        BatchResult<Handle, Boolean> result = leases.batches().finishAll(passed);
 
         assertEquals(Map.of(known, true, found, false), result.answered());
         LeaseRow k = leases.views().rows(List.of(knownName)).getFirst();
@@ -109,14 +109,14 @@ class BatchTest {
 
         BatchResult<String, Optional<Handle>> first = leases.slots().claimSlots(T1, names); // inserts the rows
         List<Handle> held = names.stream().map(n -> first.get(n).orElseThrow()).toList();
-        assertTrue(leases.releaseAll(held).answered().values().stream().allMatch(b -> b), "all released");
+        assertTrue(leases.batches().releaseAll(held).answered().values().stream().allMatch(b -> b), "all released");
         assertEquals(Set.copyOf(names), leases.slots().unfinishedSlots(names).stream().map(Unfinished::name).collect(Collectors.toSet()),
                 "the sweep finds every instant cut short under its own name");
 
         BatchResult<String, Optional<Handle>> second = leases.slots().claimSlots(T2, names); // writes the rows there
         Map<Handle, Instant> passed = new LinkedHashMap<>();
         names.forEach(n -> passed.put(second.get(n).orElseThrow(), T2));
-        assertTrue(leases.slots().finishAll(passed).answered().values().stream().allMatch(b -> b), "all finished");
+        assertTrue(leases.batches().finishAll(passed).answered().values().stream().allMatch(b -> b), "all finished");
         List<LeaseRow> rows = leases.views().rows(names);
         assertEquals(Set.copyOf(names), rows.stream().map(LeaseRow::name).collect(Collectors.toSet()));
         for (LeaseRow r : rows) {
@@ -153,7 +153,7 @@ class BatchTest {
                     .map(Optional::orElseThrow).toList();
 
             connections.set(0);
-            assertTrue(leases.renewAll(handles).answered().values().stream().allMatch(b -> b));
+            assertTrue(leases.batches().renewAll(handles).answered().values().stream().allMatch(b -> b));
 
             // Without RETURNING, the read-back finds the rows written by their tokens; only the write's
             // own transaction, whose row locks keep them as written, makes that read exact.
@@ -195,7 +195,7 @@ class BatchTest {
             String held = uniqueName("skip-held");
             Map<Handle, Instant> ended = new LinkedHashMap<>();
             leases.slots().claimSlots(T1, List.of(free, held)).answered().values().forEach(h -> ended.put(h.orElseThrow(), T1));
-            assertTrue(leases.slots().finishAll(ended).complete());
+            assertTrue(leases.batches().finishAll(ended).complete());
             try (Connection renewing = pool.getConnection(); Connection watching = pool.getConnection()) {
                 renewing.setAutoCommit(false);
                 // A transaction that holds the row without taking the lease, as a statement of another round would.
@@ -253,14 +253,14 @@ class BatchTest {
         outage.down();
 
         BatchResult<String, Optional<Handle>> claimed = leases.slots().claimSlots(T2, names);
-        BatchResult<Handle, Boolean> renewed = leases.renewAll(List.of(held));
+        BatchResult<Handle, Boolean> renewed = leases.batches().renewAll(List.of(held));
 
         assertEquals(names, List.copyOf(claimed.failed().keySet()));
         assertTrue(claimed.answered().isEmpty());
         assertThrows(LeaseDatabaseException.class, () -> claimed.get(names.getFirst()));
         assertThrows(LeaseDatabaseException.class, () -> renewed.get(held), "a failed renewal is not a loss");
         outage.up();
-        assertTrue(leases.renewAll(List.of(held)).get(held));
+        assertTrue(leases.batches().renewAll(List.of(held)).get(held));
     }
 
     private static List<String> moreThanTwoStatementsOfNames(String prefix) {

@@ -80,7 +80,7 @@ class RaceTest {
         raceBatches(db, "race-batch-next", names -> {
             Map<Handle, Instant> ended = new java.util.HashMap<>();
             setup.slots().claimSlots(SLOT, names).answered().values().forEach(h -> ended.put(h.orElseThrow(), SLOT));
-            assertEquals(names.size(), setup.slots().finishAll(ended).answered().values().stream().filter(b -> b).count());
+            assertEquals(names.size(), setup.batches().finishAll(ended).answered().values().stream().filter(b -> b).count());
         }, SLOT.plusSeconds(1));
     }
 

@@ -107,7 +107,7 @@ class BatchClaimBenchmark {
                     Map<Handle, Instant> won = new HashMap<>();
                     claimed.answered().values().forEach(h -> h.ifPresent(x -> won.put(x, slot)));
                     if (!won.isEmpty()) {
-                        replica.slots().finishAll(won);
+                        replica.batches().finishAll(won);
                     }
                     return java.util.Collections.nCopies(won.size(), delay);
                 }));

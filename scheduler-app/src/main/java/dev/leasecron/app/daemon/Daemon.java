@@ -53,6 +53,8 @@ public final class Daemon {
     private static final Duration READINESS_REFRESH = Duration.ofSeconds(2);
     /** A readiness check unfinished this long (the pool's 5 s wait and then some) reads as down. */
     private static final Duration READINESS_STALE_AFTER = Duration.ofSeconds(9);
+    /** Four times the dispatcher's longest wait between turns: a loop that long without a turn is stuck. */
+    private static final Duration STUCK_AFTER = Duration.ofMinutes(2);
 
     private final JobsConfig initial;
     private final Path configFile;
@@ -61,6 +63,8 @@ public final class Daemon {
     private final LeaseTimings timings;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private volatile boolean running = true;
+    /** The scheduler once started, for the liveness probe; null before. */
+    private volatile Scheduler scheduler;
     /** Why the primary database carries no leases; null while it does (or is not known yet). */
     private volatile UnsupportedDatabaseException withoutLeases;
 
@@ -98,7 +102,7 @@ public final class Daemon {
                                     : Health.down("database unreachable or lease table not ready"),
                             READINESS_REFRESH, READINESS_STALE_AFTER);
                     OpsServer ops = OpsServer.start(initial.httpAddress(), initial.httpPort(),
-                            () -> running ? Health.up() : Health.down("shutting down"), readiness, prometheus)) {
+                            this::liveness, readiness, prometheus)) {
                 List<ScheduledJob> jobs = ScheduledJobs.of(initial, registry);
                 if (!initialize(leases, jobs)) {
                     return;
@@ -108,6 +112,7 @@ public final class Daemon {
                 Scheduler scheduler = withoutLeases == null ? new Scheduler(leases, transactions, listener)
                         : Scheduler.withoutLeases(leases, transactions, listener);
                 scheduler.start(jobs);
+                this.scheduler = scheduler;
                 metrics.jobsLoaded(jobs.size());
                 Event.of(Events.DAEMON_STARTED).with("instance", leases.instance()).with("jobs", jobs.size())
                         .with("database", withoutLeases == null ? leases.databaseKind()
@@ -121,7 +126,7 @@ public final class Daemon {
                 Event.of(Events.DAEMON_STOPPING).with("rounds_running", scheduler.roundsRunning())
                         .with("grace", initial.shutdownGrace().toString()).info(LOG);
                 boolean clean = scheduler.shutdown(initial.shutdownGrace(), WIND_DOWN);
-                Event.of("daemon.stopped").with("clean", clean).info(LOG);
+                Event.of(Events.DAEMON_STOPPED).with("clean", clean).info(LOG);
             }
         }
     }
@@ -163,13 +168,25 @@ public final class Daemon {
                             + " refused this replica: " + refusal.get() + "; retrying cannot fix that: check database.url,"
                             + " username and password in " + configFile, null);
                 }
-                Event.of("database.unavailable").with("error", e.getMessage())
+                Event.of(Events.DATABASE_UNAVAILABLE).with("error", e.getMessage())
                         .with("retry_in", leases.retryInterval().toString()).warn(LOG);
                 if (stopRequested.await(leases.retryInterval().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
                     return false;
                 }
             }
         }
+    }
+
+    /**
+     * Alive unless shutting down or the scheduler is stuck: its dispatcher not round its loop for
+     * {@link #STUCK_AFTER}. While the database is being opened, before the scheduler starts, alive.
+     */
+    private Health liveness() {
+        if (!running) {
+            return Health.down("shutting down");
+        }
+        Scheduler s = scheduler;
+        return s == null ? Health.up() : s.stuck(STUCK_AFTER).map(Health::down).orElse(Health.up());
     }
 
     private ConfigListener reloads(Scheduler scheduler, SchedulerMetrics metrics) {
@@ -179,7 +196,7 @@ public final class Daemon {
                 if (!config.database().equals(initial.database()) || !config.instance().equals(initial.instance())
                         || !config.httpAddress().equals(initial.httpAddress()) || config.httpPort() != initial.httpPort()
                         || !config.adminToken().equals(initial.adminToken())) {
-                    Event.of("config.restart_needed")
+                    Event.of(Events.CONFIG_RESTART_NEEDED)
                             .with("reason", "database, instance and http changes apply at the next start").warn(LOG);
                 }
                 List<ScheduledJob> jobs = ScheduledJobs.of(config, registry);

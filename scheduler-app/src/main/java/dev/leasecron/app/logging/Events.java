@@ -60,4 +60,10 @@ public final class Events {
     public static final String RERUN_SWEEP_FAILED = "rerun.sweep_failed";
     /** Rounds still running after the shutdown grace are cut short. */
     public static final String DAEMON_CUTTING_SHORT = "daemon.cutting_short";
+    /** The dispatcher of instants failed on an unexpected error; it goes on after the retry interval. */
+    public static final String DISPATCHER_FAILED = "dispatcher.failed";
+    /** The daemon stopped: whether every round ended in time ({@code clean}). */
+    public static final String DAEMON_STOPPED = "daemon.stopped";
+    /** A changed setting of the jobs file takes effect only at the next start. */
+    public static final String CONFIG_RESTART_NEEDED = "config.restart_needed";
 }

@@ -3,7 +3,6 @@ package dev.leasecron.app.scheduler;
 import dev.leasecron.lease.BatchResult;
 import dev.leasecron.lease.Handle;
 import dev.leasecron.lease.LeaseDatabaseException;
-import dev.leasecron.lease.LeaseScope;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,14 +14,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.IntSupplier;
 
 /**
  * Owns the instants of this replica's jobs: a table of {@link JobState}s, earliest due first, and one
  * thread that waits for the database clock to reach the earliest and hands out what is due: the
  * claims of cluster-wide jobs to the {@link ClaimSender}, one batch per instant, and the rounds of jobs
  * of every replica to threads of their own. A claim's answer comes back here: a round won starts on a
- * virtual thread and reports its end through {@link #roundEnded}; a claim refused moves on to its
+ * virtual thread ({@link RoundThreads}) and reports its end through {@link #roundEnded}; a claim refused moves on to its
  * job's next instant, at the instant or put off ({@link ClaimPlacement}); a claim the database did not
  * answer is tried again after the retry interval, until the job's next instant comes. The next instant
  * is decided here and only here.
@@ -30,7 +28,7 @@ import java.util.function.IntSupplier;
 final class Dispatcher {
     private final Scheduling with;
     private final ClaimSender sender;
-    private final IntSupplier replicas;
+    private final RoundThreads rounds;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     /** The jobs waiting for their instant, earliest due first; guarded by {@link #lock}. */
@@ -38,12 +36,13 @@ final class Dispatcher {
     /** Guarded by {@link #lock}. */
     private final ClaimPlacement placement = new ClaimPlacement();
     private final AtomicLong added = new AtomicLong();
+    /** When the dispatcher last went round its loop ({@link System#nanoTime()}); 0 before it started. */
+    private volatile long heartbeat;
 
-    /** @param replicas how many replicas share the jobs, this one included ({@link ReplicaCensus}) */
-    Dispatcher(Scheduling with, IntSupplier replicas) {
+    Dispatcher(Scheduling with) {
         this.with = with;
-        this.replicas = replicas;
         this.sender = new ClaimSender(with.leases(), with.events(), this, with.claiming());
+        this.rounds = new RoundThreads(with, this::roundEnded);
         with.claiming().onCancel(() -> queue(null));
     }
 
@@ -73,30 +72,54 @@ final class Dispatcher {
     }
 
     private void run() {
+        heartbeat = System.nanoTime();
         try {
             while (!with.claiming().isCancelled()) {
-                JobState first = earliest();
-                if (first == null) {
-                    return;
-                }
-                Instant at = first.dueAt;
-                long wait = with.clock().nextWait(at, with.claiming()).toNanos();
-                if (wait == 0) {
-                    handOut(takeDue(with.clock().now(with.claiming())));
-                    continue;
-                }
-                lock.lock();
                 try {
-                    if (waiting.peek() == first && first.dueAt.equals(at)) {
-                        changed.awaitNanos(wait); // an earlier job queued meanwhile wakes it
+                    if (!turn()) {
+                        return;
                     }
-                } finally {
-                    lock.unlock();
+                    heartbeat = System.nanoTime();
+                } catch (RuntimeException e) {
+                    // A bug in one turn must not end the scheduling of every job; the heartbeat stops meanwhile.
+                    RoundEvents.dispatcherFailed(e);
+                    with.claiming().await(with.leases().retryInterval());
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** One turn: waits for the earliest job, or hands out what is due; false once the replica stops claiming. */
+    private boolean turn() throws InterruptedException {
+        JobState first = earliest();
+        if (first == null) {
+            return false;
+        }
+        Instant at = first.dueAt;
+        long wait = with.clock().nextWait(at, with.claiming()).toNanos();
+        if (wait == 0) {
+            handOut(takeDue(with.clock().now(with.claiming())));
+            return true;
+        }
+        lock.lock();
+        try {
+            if (waiting.peek() == first && first.dueAt.equals(at)) {
+                changed.awaitNanos(wait); // an earlier job queued meanwhile wakes it
+            }
+        } finally {
+            lock.unlock();
+        }
+        return true;
+    }
+
+    /**
+     * When the dispatcher last went round its loop, as {@link System#nanoTime()}: at least every
+     * {@link DueClock}'s longest wait (30 s) while it runs; 0 before it started.
+     */
+    long heartbeat() {
+        return heartbeat;
     }
 
     /** The job due first, waiting until there is one; null once the replica stops claiming. */
@@ -132,8 +155,7 @@ final class Dispatcher {
             if (s.job.clusterWide()) {
                 claims.computeIfAbsent(s.slot, slot -> new ArrayList<>()).add(s);
             } else {
-                Instant slot = s.slot;
-                startRound(s, () -> roundEnded(s, with.localRounds().run(s.job, slot)), slot);
+                rounds.local(s);
             }
         }
         claims.forEach(sender::send);
@@ -159,7 +181,7 @@ final class Dispatcher {
         } finally {
             lock.unlock();
         }
-        startRound(s, () -> runClaimed(s, handle), s.slot);
+        rounds.claimed(s, handle);
     }
 
     /** Another replica has {@code slot}: the job moves on to its next instant, at it or put off. */
@@ -173,7 +195,7 @@ final class Dispatcher {
             s.failure = null;
             if (next.isPresent() && !s.stopped) {
                 Instant n = next.get();
-                s.await(n, placement.putOff(replicas.getAsInt()) ? n.plus(with.settings().putOff()) : n);
+                s.await(n, placement.putOff(with.replicas().getAsInt()) ? n.plus(with.settings().putOff()) : n);
                 enqueue(s);
             }
         } finally {
@@ -190,27 +212,6 @@ final class Dispatcher {
         s.failure = e;
         s.dueAt = with.clock().nowOr(s.slot).plus(with.leases().retryInterval());
         queue(s);
-    }
-
-    private void runClaimed(JobState s, Handle handle) {
-        if (s.catchUp) {
-            with.events().caughtUp(s.job, s.slot, s.lastOnRecord);
-        }
-        // The instants between the last one on record and this one were never claimed and never will be.
-        handle.previousSlot().ifPresent(previous -> s.unlogged(previous, s.slot.minusNanos(1))
-                .ifPresent(span -> with.events().missed(s.job, span, previous, "no replica claimed them")));
-        roundEnded(s, with.rounds().run(s.job, handle));
-    }
-
-    private void startRound(JobState s, Runnable round, Instant slot) {
-        Thread.ofVirtual().name("round " + s.job.name()).start(() -> {
-            try {
-                round.run();
-            } catch (RuntimeException e) {
-                with.events().crashed(s.job, e);
-                roundEnded(s, slot);
-            }
-        });
     }
 
     /** The round of {@code s} ended: its job waits for the first instant after {@code passed}. */

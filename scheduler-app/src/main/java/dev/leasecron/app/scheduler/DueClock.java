@@ -116,6 +116,17 @@ final class DueClock {
     }
 
     /**
+     * The last instant of {@code instants} that has come, by this clock's lower bound of the
+     * database's now: {@code instant} itself, or a later one a round of it overran, which its end
+     * takes along (skipped). An instant that came in the last moments of the round, past the bound, is
+     * not taken along: it is claimed right after the round instead, a few milliseconds late, which
+     * costs no statement, where reading the database clock at every round's end cost one per round.
+     */
+    Instant lastCome(Instants instants, Instant instant) {
+        return instants.latestAtOrBefore(nowOr(instant)).filter(p -> p.isAfter(instant)).orElse(instant);
+    }
+
+    /**
      * How long to wait before asking again whether {@code instant} is due: zero once the database clock
      * has reached it. Far from the instant the wait ends at the start of the last stretch, so the sample
      * can be refreshed there; no wait is longer than {@link #MAX_SLICE}.

@@ -70,7 +70,7 @@ final class LocalRounds {
         Duration took = RoundRunner.since(started);
         Outcome outcome = WorkEnding.outcome(error, work);
         events.ended(round, outcome, took, took, error == null ? null : WorkEnding.reason(outcome, error, null, work), error);
-        Instant passed = job.instants().latestAtOrBefore(clock.nowOr(instant)).filter(p -> p.isAfter(instant)).orElse(instant);
+        Instant passed = clock.lastCome(job.instants(), instant);
         if (passed.isAfter(instant)) {
             InstantSpan.of(job.instants(), instant, passed)
                     .ifPresent(span -> events.skipped(job, span, job.instants().next(passed)));

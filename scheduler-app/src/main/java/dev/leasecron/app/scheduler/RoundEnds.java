@@ -29,7 +29,7 @@ final class RoundEnds {
     /** @param window how long an end waits for the others ending with it */
     RoundEnds(Leases leases, Duration window) {
         this.finishes = new Coalescer<>("round-finishes", window, asked -> finish(leases, asked));
-        this.releases = new Coalescer<>("round-releases", window, leases::releaseAll);
+        this.releases = new Coalescer<>("round-releases", window, leases.batches()::releaseAll);
     }
 
     /**
@@ -70,7 +70,7 @@ final class RoundEnds {
             passed.put(e.handle(), e.passed());
             byHandle.put(e.handle(), e);
         });
-        BatchResult<Handle, Boolean> r = leases.slots().finishAll(passed);
+        BatchResult<Handle, Boolean> r = leases.batches().finishAll(passed);
         Map<Ending, Boolean> answered = new LinkedHashMap<>();
         Map<Ending, LeaseDatabaseException> failed = new LinkedHashMap<>();
         r.answered().forEach((h, b) -> answered.put(byHandle.get(h), b));

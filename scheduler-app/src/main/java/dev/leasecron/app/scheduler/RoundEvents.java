@@ -176,6 +176,11 @@ final class RoundEvents {
                 .log("rerun sweep failed, trying again in {}: {}", retry, error);
     }
 
+    static void dispatcherFailed(RuntimeException e) {
+        LOG.atLevel(Level.ERROR).addKeyValue("event", DISPATCHER_FAILED).setCause(e)
+                .log("the dispatcher failed, going on after the retry interval: {}", e.toString());
+    }
+
     static void cuttingShort(int rounds, Duration grace) {
         LOG.atLevel(Level.WARN).addKeyValue("event", DAEMON_CUTTING_SHORT).addKeyValue("rounds", rounds)
                 .log("{} round(s) still running after the shutdown grace of {}: cutting them short", rounds, grace);

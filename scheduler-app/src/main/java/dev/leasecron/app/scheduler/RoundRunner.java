@@ -4,12 +4,10 @@ import dev.leasecron.lease.LeaseLostException;
 import dev.leasecron.lease.GuardedTransactions;
 import dev.leasecron.lease.Handle;
 import dev.leasecron.lease.Holding;
-import dev.leasecron.lease.LeaseDatabaseException;
 import dev.leasecron.lease.LeaseScope;
 import dev.leasecron.lease.Leases;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,8 +25,6 @@ import org.slf4j.MDC;
  * database did not answer, so a release would mostly wait on it for nothing.
  */
 final class RoundRunner {
-    /** How far the clock's estimate may trail the database's now: a round trip and a stale sample. */
-    private static final Duration CLOCK_UNCERTAINTY = Duration.ofSeconds(1);
     private static final Logger LEASE_LOG = LoggerFactory.getLogger("leasecron.lease");
 
     private final Leases leases;
@@ -102,7 +98,7 @@ final class RoundRunner {
             events.ended(round, outcome, since(started), worked, reason, error);
             return instant;
         }
-        Instant passed = lastCome(job, instant);
+        Instant passed = clock.lastCome(job.instants(), instant);
         boolean underLease = finishAnswered(job, handle, ends.finish(handle, passed));
         events.ended(round, outcome, since(started), worked, reason, error);
         if (underLease && passed.isAfter(instant)) {
@@ -153,27 +149,6 @@ final class RoundRunner {
                     }
                 }))
                 .orElseGet(() -> RoundDeadlines.start(job.timeout(), timeOut));
-    }
-
-    /**
-     * The last instant of the job's schedule that has come: the round's own, or a later one it overran.
-     * The clock's estimate is a lower bound, so when an instant lies just past it, the database clock
-     * is read afresh: an instant that came in the last moments of the round is taken along (skipped)
-     * instead of being claimed after the round, late. Ordinary rounds, far from their next instant,
-     * pay no extra statement.
-     */
-    private Instant lastCome(ScheduledJob job, Instant instant) {
-        Instant now = clock.nowOr(instant);
-        Instant latest = job.instants().latestAtOrBefore(now).filter(p -> p.isAfter(instant)).orElse(instant);
-        Optional<Instant> following = job.instants().next(latest);
-        if (following.isPresent() && following.get().isBefore(now.plus(CLOCK_UNCERTAINTY))) {
-            try {
-                now = leases.readDatabaseClock();
-            } catch (LeaseDatabaseException e) {
-                // The estimate stands: the instant, if it came, is claimed after the round instead.
-            }
-        }
-        return job.instants().latestAtOrBefore(now).filter(p -> p.isAfter(instant)).orElse(instant);
     }
 
     /**

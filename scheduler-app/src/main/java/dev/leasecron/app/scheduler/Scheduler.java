@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -55,7 +56,7 @@ public final class Scheduler {
         LocalRounds local = new LocalRounds(rounds, transactions, leases.instance(), clock, events, inFlight);
         CatchUp catchUp = new CatchUp(leases, clock, settings.catchUpWindow(), events);
         this.dispatcher = new Dispatcher(new Scheduling(leases, clock, claiming, settings, events, catchUp, roundRunner,
-                local), census::replicas);
+                local, census::replicas));
     }
 
     /**
@@ -126,6 +127,25 @@ public final class Scheduler {
     /** The jobs running now. */
     public synchronized List<ScheduledJob> jobs() {
         return jobs.values().stream().map(s -> s.job).toList();
+    }
+
+    /**
+     * Why this scheduler is stuck, for the liveness probe: its dispatcher has not gone round its loop
+     * for {@code within} (it does at least every 30 s while it runs), or never started. Empty when
+     * healthy, and once it stopped claiming for a shutdown.
+     */
+    public Optional<String> stuck(Duration within) {
+        if (claiming.isCancelled()) {
+            return Optional.empty();
+        }
+        long heartbeat = dispatcher.heartbeat();
+        if (heartbeat == 0) {
+            return Optional.of("the dispatcher has not started");
+        }
+        Duration since = Duration.ofNanos(System.nanoTime() - heartbeat);
+        return since.compareTo(within) > 0
+                ? Optional.of("the dispatcher has not gone round its loop for " + since.toSeconds() + " s")
+                : Optional.empty();
     }
 
     /** Rounds running on this replica now. */

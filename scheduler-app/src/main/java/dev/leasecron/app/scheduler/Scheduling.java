@@ -2,6 +2,7 @@ package dev.leasecron.app.scheduler;
 
 import dev.leasecron.lease.LeaseScope;
 import dev.leasecron.lease.Leases;
+import java.util.function.IntSupplier;
 
 /**
  * What the {@link Dispatcher} works with, built once by the {@link Scheduler}.
@@ -14,6 +15,7 @@ import dev.leasecron.lease.Leases;
  * @param catchUp decides each job's first instant
  * @param rounds runs claimed rounds
  * @param localRounds runs rounds of jobs of every replica
+ * @param replicas how many replicas share the jobs, this one included ({@link ReplicaCensus})
  */
 record Scheduling(Leases leases, DueClock clock, LeaseScope claiming, SchedulerSettings settings, RoundEvents events,
-        CatchUp catchUp, RoundRunner rounds, LocalRounds localRounds) {}
+        CatchUp catchUp, RoundRunner rounds, LocalRounds localRounds, IntSupplier replicas) {}

@@ -16,7 +16,7 @@
  *       virtual thread; a refusal to {@code refused}, which queues the job's next instant, at it or put
  *       off ({@link dev.leasecron.app.scheduler.ClaimPlacement}); a failure to {@code failed}, which
  *       queues the same instant again after the retry interval.</li>
- *   <li><b>the round's virtual thread</b>: {@code Dispatcher.runClaimed} logs the instants passed over,
+ *   <li><b>the round's virtual thread</b>: {@code RoundThreads.claimed} logs the instants passed over,
  *       then {@link dev.leasecron.app.scheduler.RoundRunner#run} holds the lease (renewals go through the
  *       lease module's shared renewal), runs the work under it with {@code Leases.run}, and the job's
  *       {@code Job.run} is called from there. The round's finish (or release) is a group commit
@@ -27,9 +27,10 @@
  * </ol>
  * From the timer to {@code Job.run}: {@code run}, {@code takeDue}, {@code handOut}, {@code send} (hand-off),
  * {@code ClaimSender.send(batch)}, {@code Leases.claimSlots} (and the lease module's own statement calls),
- * {@code answered}, {@code won}, {@code startRound} (hand-off), {@code runClaimed}, {@code RoundRunner.run},
+ * {@code answered}, {@code won}, {@code RoundThreads.claimed} (hand-off), {@code RoundRunner.run},
  * {@code Leases.run}, {@code runJob}, {@code Job.run}. A job of every replica skips the claim: {@code handOut}
- * starts its round at once and {@link dev.leasecron.app.scheduler.LocalRounds#run} calls the job.
+ * starts its round at once ({@code RoundThreads.local}) and {@link dev.leasecron.app.scheduler.LocalRounds#run}
+ * calls the job.
  *
  * <p>The next instant of a job is decided in one place, the dispatcher: after a refusal
  * ({@code refused}), after a round ({@code roundEnded}), and at start
