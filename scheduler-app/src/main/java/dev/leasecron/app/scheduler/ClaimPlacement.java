@@ -23,8 +23,14 @@ final class ClaimPlacement {
     private int known;
     private int held;
 
-    /** Records how the last claim of {@code s}'s job went: NONE once the job no longer runs here. */
+    /**
+     * Records how the last claim of {@code s}'s job went: NONE once the job no longer runs here. An
+     * answer that comes for a job stopped meanwhile counts no more.
+     */
     void record(JobState s, JobState.LastClaim now) {
+        if (s.stopped && now != JobState.LastClaim.NONE) {
+            return;
+        }
         known += (now != JobState.LastClaim.NONE ? 1 : 0) - (s.lastClaim != JobState.LastClaim.NONE ? 1 : 0);
         held += (now == JobState.LastClaim.WON ? 1 : 0) - (s.lastClaim == JobState.LastClaim.WON ? 1 : 0);
         s.lastClaim = now;
@@ -36,6 +42,11 @@ final class ClaimPlacement {
      *
      * @param replicas the replicas sharing the jobs as last counted, this one included
      */
+    /** The jobs whose last claim was answered, and of those the ones won: for tests. */
+    int[] tally() {
+        return new int[] {known, held};
+    }
+
     boolean putOff(int replicas) {
         return putOff(true, known, held, replicas, ThreadLocalRandom.current().nextDouble());
     }

@@ -1,5 +1,6 @@
 package dev.leasecron.app.scheduler;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +11,24 @@ class ClaimPlacementTest {
     @Test
     void theLastWinnerAndAFirstClaimGoOutAtTheInstantWhateverTheShare() {
         assertFalse(ClaimPlacement.putOff(false, 1000, 1000, 3, 0.99));
+    }
+
+    @Test
+    void theTallyFollowsEachJobsLastClaimAndForgetsAJobStopped() {
+        ClaimPlacement placement = new ClaimPlacement();
+        JobState a = new JobState(null, null, 0);
+        JobState b = new JobState(null, null, 1);
+        placement.record(a, JobState.LastClaim.WON);
+        placement.record(b, JobState.LastClaim.REFUSED);
+        placement.record(a, JobState.LastClaim.WON);
+        assertArrayEquals(new int[] {2, 1}, placement.tally());
+        placement.record(b, JobState.LastClaim.WON);
+        assertArrayEquals(new int[] {2, 2}, placement.tally());
+
+        b.stopped = true;
+        placement.record(b, JobState.LastClaim.NONE);
+        placement.record(b, JobState.LastClaim.REFUSED); // the answer of a claim sent before it stopped
+        assertArrayEquals(new int[] {1, 1}, placement.tally());
     }
 
     @Test
