@@ -20,11 +20,7 @@ import org.slf4j.Logger;
  * not answer throws ({@link LeaseDatabaseException}, try again after {@link #retryInterval()}).
  */
 public final class Leases {
-    /**
-     * How long a renewal waits for others to share its statement: the handles claimed together fall
-     * due within a few milliseconds of each other, and a renewal 10 ms late costs nothing against a
-     * renewal interval of seconds.
-     */
+    /** How long a renewal waits for the others falling due with it: 10 ms late costs nothing against seconds. */
     private static final Duration RENEW_WINDOW = Duration.ofMillis(10);
 
     /** The most names or handles one batch statement carries; a larger batch runs as several. */
