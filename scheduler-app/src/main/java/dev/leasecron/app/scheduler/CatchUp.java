@@ -89,7 +89,7 @@ final class CatchUp {
             return true;
         }
         String reason = job.catchUpLatest() ? "older than " + window.toHours() + "h" : "catchUp: none";
-        state.unlogged(lastOnRecord, missed).ifPresent(span -> events.missed(job, span, lastOnRecord, reason));
+        state.unlogged(lastOnRecord, missed).forEach(span -> events.missed(job, span, lastOnRecord, reason));
         return false;
     }
 

@@ -33,8 +33,7 @@ final class Dispatcher {
     private final Condition changed = lock.newCondition();
     /** The jobs waiting for their instant, earliest due first; guarded by {@link #lock}. */
     private final PriorityQueue<JobState> waiting = new PriorityQueue<>(JobState.BY_DUE);
-    /** Guarded by {@link #lock}. */
-    private final ClaimPlacement placement = new ClaimPlacement();
+    private final ClaimPlacement placement = new ClaimPlacement(); // guarded by lock
     private final AtomicLong added = new AtomicLong();
     /** When the dispatcher last went round its loop ({@link System#nanoTime()}); 0 before it started. */
     private volatile long heartbeat;
@@ -145,7 +144,8 @@ final class Dispatcher {
         } finally {
             lock.unlock();
         }
-        due.forEach(s -> s.skipStale(now).ifPresent(span -> with.events().unclaimed(s.job, span.span(), span.error())));
+        due.forEach(s -> s.skipStale(now)
+                .ifPresent(u -> u.spans().forEach(span -> with.events().unclaimed(s.job, span, u.error()))));
         return due;
     }
 

@@ -4,7 +4,11 @@ import dev.leasecron.lease.LeaseDatabaseException;
 import dev.leasecron.lease.LeaseScope;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * One job in the {@link Dispatcher}'s table: the instant it waits for, when that instant's claim (or
@@ -19,6 +23,9 @@ final class JobState {
 
     /** How this replica's last claim of the job went. */
     enum LastClaim { NONE, WON, REFUSED }
+
+    /** How many logged spans are kept: the passed-over instants a claim finds lie near the latest. */
+    private static final int MAX_SPANS = 32;
 
     final ScheduledJob job;
     /** Ends when the job stops: removed or changed by a reload, or the replica stops claiming. */
@@ -36,8 +43,11 @@ final class JobState {
     LeaseDatabaseException failure;
     LastClaim lastClaim = LastClaim.NONE;
     volatile boolean stopped;
-    /** The last instant logged missed or unclaimed, so that none is logged twice. */
-    private Instant missedLoggedThrough = Instant.EPOCH;
+    /**
+     * The spans of instants logged missed or unclaimed lately, first to last, so that none is logged
+     * twice while every one passed over is logged once, in whatever order they are found.
+     */
+    private final TreeMap<Instant, Instant> logged = new TreeMap<>();
 
     JobState(ScheduledJob job, LeaseScope scope, long order) {
         this.job = job;
@@ -52,7 +62,7 @@ final class JobState {
     }
 
     /** Instants not claimed because the database did not answer, and its last error. */
-    record Unclaimed(InstantSpan span, String error) {}
+    record Unclaimed(List<InstantSpan> spans, String error) {}
 
     /**
      * A claim late past the job's following instant claims the latest instant come instead: the ones
@@ -70,7 +80,7 @@ final class JobState {
         }
         Instant latest = job.instants().latestAtOrBefore(now).orElseThrow();
         Optional<Unclaimed> unclaimed = failure == null ? Optional.empty()
-                : unlogged(slot.minusNanos(1), latest.minusNanos(1)).map(span -> new Unclaimed(span, failure.getMessage()));
+                : Optional.of(new Unclaimed(unlogged(slot.minusNanos(1), latest.minusNanos(1)), failure.getMessage()));
         failure = null;
         catchUp = false;
         slot = latest;
@@ -78,13 +88,27 @@ final class JobState {
     }
 
     /**
-     * The instants after {@code after} up to {@code last} not logged missed yet, now taken as logged;
-     * empty when none is left.
+     * The instants after {@code after} up to {@code last} not logged missed or unclaimed yet, in
+     * spans, now taken as logged; empty when none is left.
      */
-    Optional<InstantSpan> unlogged(Instant after, Instant last) {
-        Instant from = after.isAfter(missedLoggedThrough) ? after : missedLoggedThrough;
-        Optional<InstantSpan> span = InstantSpan.of(job.instants(), from, last);
-        span.ifPresent(s -> missedLoggedThrough = s.last());
-        return span;
+    List<InstantSpan> unlogged(Instant after, Instant last) {
+        List<InstantSpan> found = new ArrayList<>();
+        Instant from = after;
+        for (Map.Entry<Instant, Instant> span : logged.entrySet()) {
+            if (span.getKey().isAfter(last)) {
+                break;
+            }
+            if (span.getValue().isAfter(from)) {
+                InstantSpan.of(job.instants(), from, span.getKey().minusNanos(1)).ifPresent(found::add);
+                from = span.getValue();
+            }
+        }
+        InstantSpan.of(job.instants(), from, last).ifPresent(found::add);
+        found.forEach(span -> logged.put(span.first(), span.last()));
+        while (logged.size() > MAX_SPANS) {
+            logged.pollFirstEntry();
+        }
+        return found;
     }
+
 }

@@ -27,7 +27,7 @@ final class RoundThreads {
             }
             // The instants between the last one on record and this one were never claimed and never will be.
             handle.previousSlot().ifPresent(previous -> s.unlogged(previous, s.slot.minusNanos(1))
-                    .ifPresent(span -> with.events().missed(s.job, span, previous, "no replica claimed them")));
+                    .forEach(span -> with.events().missed(s.job, span, previous, "no replica claimed them")));
             return with.rounds().run(s.job, handle);
         });
     }
