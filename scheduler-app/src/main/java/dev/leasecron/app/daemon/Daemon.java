@@ -43,13 +43,6 @@ public final class Daemon {
     /** After the grace, rounds cut short get this long to wind down before the process exits anyway. */
     private static final Duration WIND_DOWN = Duration.ofSeconds(5);
     private static final Duration CONFIG_POLL = Duration.ofSeconds(2);
-    /**
-     * How often readiness asks the database, in the background: {@code /readyz} answers from the last
-     * result at once, never after the pool's 5 s wait for a connection that a database outage costs.
-     */
-    private static final Duration READINESS_REFRESH = Duration.ofSeconds(2);
-    /** A readiness check unfinished this long (the pool's 5 s wait and then some) reads as down. */
-    private static final Duration READINESS_STALE_AFTER = Duration.ofSeconds(9);
 
     private final JobsConfig initial;
     private final Path configFile;
@@ -88,10 +81,15 @@ public final class Daemon {
         Event.of(Events.PLUGINS_LOADED).with("sources", registry.sources()).info(LOG);
         try (Databases databases = Databases.open(initial.database(), configFile.toAbsolutePath().getParent())) {
             Leases leases = Leases.create(databases.shared(), timings, initial.instance(), listener);
+            // Readiness asks the database in the background, as often as a holder renews, so /readyz
+            // answers from the last result at once, never after the pool's 5 s wait for a connection.
+            // A check that has not answered within a renewal attempt's wait (5 s) reads as down: the
+            // database has been silent for as long as the protocol waits for it, and a failover's gap
+            // with no primary shows, where the pool's wait would outlast it and hide it.
             try (CachedHealthCheck readiness = CachedHealthCheck.start(
                             () -> withoutLeases != null || leases.ready() ? Health.up()
                                     : Health.down("database unreachable or lease table not ready"),
-                            READINESS_REFRESH, READINESS_STALE_AFTER);
+                            timings.renewInterval(), timings.renewInterval().plus(timings.attemptTimeout()));
                     OpsServer ops = OpsServer.start(initial.httpAddress(), initial.httpPort(),
                             () -> running ? Health.up() : Health.down("shutting down"), readiness, prometheus)) {
                 List<ScheduledJob> jobs = ScheduledJobs.of(initial, registry);
