@@ -114,11 +114,11 @@ final class InstantAccounting {
         long firstRows = of(rows, key).stream().filter(r -> !r.rerun()).count();
         long rerunRows = of(rows, key).stream().filter(ProbeRow::rerun).count();
         if (first.size() > 1 || firstRows > 1) {
-            found.add(new Violation("accounting", what + " ran as a first round "
+            found.add(new Violation(Violation.DUPLICATE, what + " ran as a first round "
                     + Math.max(first.size(), firstRows) + " times"));
         }
         if (reruns.size() > 1 || rerunRows > 1) {
-            found.add(new Violation("accounting", what + " ran as a rerun " + Math.max(reruns.size(), rerunRows) + " times"));
+            found.add(new Violation(Violation.DUPLICATE, what + " ran as a rerun " + Math.max(reruns.size(), rerunRows) + " times"));
         }
         boolean ran = !first.isEmpty() || firstRows > 0;
         if (ran && inRange(skippedRanges, job, instant)) {
@@ -129,7 +129,7 @@ final class InstantAccounting {
         }
         if (!reruns.isEmpty() || rerunRows > 0) {
             if (first.stream().anyMatch(s -> endedOnRecord(key, s))) {
-                found.add(new Violation("accounting", what + " ran again after its first round ran to its end"));
+                found.add(new Violation(Violation.DUPLICATE, what + " ran again after its first round ran to its end"));
             }
             return Accounting.RERUN;
         }

@@ -69,7 +69,7 @@ class InvariantCheckerTest {
         ran(11, 3, "r1.1");
         ran(12, 4, "r1.1");
         ran(13, 5, "r1.1");
-        assertViolation("accounting", "ran as a first round 2 times");
+        assertViolation("duplicate", "ran as a first round 2 times");
     }
 
     @Test
@@ -80,7 +80,7 @@ class InvariantCheckerTest {
         rerun(11, 4, "r3.1");
         ran(12, 5, "r1.1");
         ran(13, 6, "r1.1");
-        assertViolation("accounting", "ran as a rerun 2 times");
+        assertViolation("duplicate", "ran as a rerun 2 times");
     }
 
     @Test
@@ -90,7 +90,7 @@ class InvariantCheckerTest {
         rerun(11, 3, "r1.1");
         ran(12, 4, "r1.1");
         ran(13, 5, "r1.1");
-        assertViolation("accounting", "ran again after its first round ran to its end");
+        assertViolation("duplicate", "ran again after its first round ran to its end");
     }
 
     @Test
