@@ -15,11 +15,13 @@ import java.util.stream.Collectors;
  * replicas reach the pair through a multi-host URL with {@code targetServerType=primary}, so each new
  * connection finds whichever node is the primary now.
  *
- * <p>With {@link Replication#SYNC} the primary commits nothing the standby has not flushed
+ * <p>With {@link Replication#SYNC} the primary answers no commit the standby has not flushed
  * ({@code synchronous_standby_names} naming it, {@code synchronous_commit = on}). With
- * {@link Replication#ASYNC} it commits without waiting, and the failover stops the standby's WAL
- * receiver a while before the kill: the claims committed meanwhile are the ones a lagging standby
- * would not have, and the promoted primary forgets them.
+ * {@link Replication#ASYNC} it answers without waiting. A failover may stop the standby's WAL
+ * receiver a while before the kill: asynchronously, what the primary commits meanwhile is what a
+ * lagging standby would not have, and the promoted primary forgets it; synchronously, the commits
+ * of that while wait for the standby, and those whose wait the statement's timeout cancels are
+ * committed on the primary alone.
  *
  * <p>After a failover the promoted node is the primary and has no standby of its own: one failover per run.
  */
@@ -87,15 +89,15 @@ final class ReplicatedPostgres extends DatabaseServer {
     }
 
     /**
-     * Kills the primary's processes, and promotes the standby {@code promoteAfterMs} later. With
-     * asynchronous replication, the standby's WAL receiver is stopped {@code holdBackMs} before the kill.
+     * Kills the primary's processes, and promotes the standby {@code promoteAfterMs} later; with a
+     * {@code holdBackMs} above 0, the standby's WAL receiver is stopped that long before the kill.
      */
     void failover(long holdBackMs, long promoteAfterMs, PrintStream journal)
             throws IOException, InterruptedException, SQLException {
         if (standby == null) {
             throw new IllegalStateException("no standby left to fail over to");
         }
-        if (replication == Replication.ASYNC) {
+        if (holdBackMs > 0) {
             standby.stopWalReceiver();
             journal.println(System.currentTimeMillis() + "   standby on " + standby.port() + " stopped receiving WAL");
             Thread.sleep(holdBackMs);
