@@ -5,7 +5,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/java-home.sh
 jar=scheduler-app/target/leasecron.jar
-if [ ! -f "$jar" ] || [ -n "$(find . -path ./scheduler-app/target -prune -o -name '*.java' -newer "$jar" -print -quit)" ]; then
-  ./mvnw -B -ntp -q install -DskipTests
+# What goes into the jar: the main sources and resources of the app and the modules it uses, and their poms.
+inputs=(pom.xml)
+for module in jobs-api lease config scheduler-app; do
+  inputs+=("$module/pom.xml" "$module/src/main")
+done
+if [ ! -f "$jar" ] || [ -n "$(find "${inputs[@]}" -newer "$jar" -print -quit)" ]; then
+  # package, not install: the jar is all it needs, and install would also run the end-to-end tests
+  # unless skipped and write every module into ~/.m2.
+  ./mvnw -B -ntp -q -pl scheduler-app -am package -DskipTests
 fi
 exec java -jar "$jar" run --config examples/jobs.yaml "$@"

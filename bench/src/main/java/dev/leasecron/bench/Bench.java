@@ -29,6 +29,9 @@ public final class Bench {
     static final List<String> SUSTAINED = List.of("leasecron", "leasecron-plain", "db-scheduler-100ms", "db-scheduler", "shedlock",
             "quartz");
 
+    /** The prefix of the contenders that run {@code --baseline-jar} instead of this build's jar. */
+    static final String BASELINE = "leasecron-baseline";
+
     public static void main(String[] args) throws Exception {
         Map<String, String> a = Args.parse(args);
         List<Integer> jobCounts = ints(a.getOrDefault("jobs", "1000,10000"));
@@ -215,8 +218,14 @@ public final class Bench {
         Path base = work.resolve("sustained-" + scheduler + "-" + jobs + "-" + replicas);
         long timeout = 240 + warmup + seconds + jobs / 50;
         if (scheduler.startsWith(LeasecronContender.NAME)) {
+            // leasecron-baseline[-plain]: the same cell on another build's jar, for a before and after in one run.
+            String jar = scheduler.startsWith(BASELINE) ? a.get("baseline-jar")
+                    : a.getOrDefault("jar", "scheduler-app/target/leasecron.jar");
+            if (jar == null) {
+                throw new IllegalArgumentException(scheduler + " needs --baseline-jar PATH, the jar of the build to compare with");
+            }
             return runProcess(a, DaemonCell.class, scheduler, jobs, replicas, List.of("--warmup", Integer.toString(warmup),
-                    "--seconds", Integer.toString(seconds), "--jar", a.getOrDefault("jar", "scheduler-app/target/leasecron.jar"),
+                    "--seconds", Integer.toString(seconds), "--jar", jar,
                     "--plugins", a.getOrDefault("plugins", "bench/target/plugins"), "--jfr", a.getOrDefault("jfr", "false")), base,
                     timeout);
         }

@@ -27,14 +27,13 @@ interface Contender {
 
     static Contender named(String name) {
         return switch (name) {
-            case LeasecronContender.NAME -> new LeasecronContender(false);
-            case LeasecronContender.SINGLE_ROW -> new LeasecronContender(true);
+            case LeasecronContender.NAME -> new LeasecronContender();
             case "shedlock" -> new ShedLockContender();
             case "db-scheduler" -> new DbSchedulerContender(DbSchedulerContender.DEFAULT_POLLING);
             case "db-scheduler-100ms" -> new DbSchedulerContender(java.time.Duration.ofMillis(100));
             case "quartz" -> new QuartzContender();
             default -> throw new IllegalArgumentException("unknown scheduler " + name
-                    + " (leasecron, leasecron-single-row, shedlock, db-scheduler, db-scheduler-100ms, quartz)");
+                    + " (leasecron, shedlock, db-scheduler, db-scheduler-100ms, quartz)");
         };
     }
 }

@@ -41,7 +41,7 @@ public final class DaemonCell {
         List<String> flags = image ? DaemonReplica.IMAGE_FLAGS : DaemonReplica.PLAIN_FLAGS;
 
         HikariDataSource admin = Cell.pool(a, "admin", 2);
-        new LeasecronContender(false).prepareSchema(admin);
+        new LeasecronContender().prepareSchema(admin);
         DbClock clock = DbClock.sync(admin);
         String base = out.getFileName().toString().replaceFirst("\\.json$", "");
         List<DaemonReplica> daemons = new ArrayList<>();

@@ -19,23 +19,15 @@ import javax.sql.DataSource;
 
 /**
  * leasecron as the daemon builds it: one {@link Scheduler} per replica with the default timings (15 s
- * lease). Its single-row variant sends every claim, finish and release as a statement of its own, as
- * before the statements of rounds due or ending together were shared: the "before" of batching.
+ * lease).
  */
 final class LeasecronContender implements Contender {
     static final String NAME = "leasecron";
-    static final String SINGLE_ROW = "leasecron-single-row";
-
-    private final boolean singleRow;
     private Scheduler scheduler;
-
-    LeasecronContender(boolean singleRow) {
-        this.singleRow = singleRow;
-    }
 
     @Override
     public String name() {
-        return singleRow ? SINGLE_ROW : NAME;
+        return NAME;
     }
 
     @Override
@@ -66,8 +58,7 @@ final class LeasecronContender implements Contender {
                     Map.of(), Duration.ofMinutes(1), false, true));
         }
         GuardedTransactions transactions = new GuardedTransactions(l, pool, Map.of());
-        scheduler = singleRow ? Scheduler.withSingleRowStatements(l, transactions, RoundListener.NONE)
-                : new Scheduler(l, transactions, RoundListener.NONE);
+        scheduler = new Scheduler(l, transactions, RoundListener.NONE);
         scheduler.start(scheduled);
     }
 
@@ -81,7 +72,7 @@ final class LeasecronContender implements Contender {
             names.add("cron:job-" + j);
         }
         long before = counter.statements();
-        l.unfinishedSlots(names);
+        l.slots().unfinishedSlots(names);
         return counter.statements() - before;
     }
 
@@ -92,8 +83,7 @@ final class LeasecronContender implements Contender {
 
     @Override
     public String settings() {
-        return "one Scheduler per replica, default timings (lease 15 s, renew 2 s), a virtual thread per round (none per job between instants), "
-                + (singleRow ? "every claim, finish and release a single-row statement of its own"
-                        : "claims and finishes due together shared in batch statements");
+        return "one Scheduler per replica, default timings (lease 15 s, renew 2 s), a virtual thread per round (none per job"
+                + " between instants), claims and finishes due together shared in batch statements";
     }
 }

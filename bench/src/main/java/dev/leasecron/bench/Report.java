@@ -202,7 +202,7 @@ final class Report {
         return String.format(Locale.ROOT, "%,d", num(cell.get("jobs")).longValue());
     }
 
-    /** Another scheduler; leasecron's single-row variant is leasecron before batching, not a peer. */
+    /** Another scheduler: any leasecron variant is not a peer. */
     private static boolean isPeer(Map<String, Object> cell) {
         return !String.valueOf(cell.get("scheduler")).startsWith("leasecron");
     }

@@ -1,5 +1,6 @@
 package dev.leasecron.config;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +47,15 @@ final class ConfigBinder {
                 ? new DatabaseBinder(errors).bind(top.node("database").get())
                 : Optional.of(DatabaseSpec.embeddedDefault());
         Optional<String> instance = top.node("instance").isPresent()
-                ? top.requiredString("instance")
+                ? top.requiredString("instance").filter(name -> {
+                    int bytes = name.getBytes(StandardCharsets.UTF_8).length;
+                    if (bytes > JobsConfig.MAX_INSTANCE_BYTES) {
+                        errors.add(top.positionOf("instance"), "instance", "at most " + JobsConfig.MAX_INSTANCE_BYTES
+                                + " UTF-8 bytes (the width of the lease table's instance column), has " + bytes);
+                        return false;
+                    }
+                    return true;
+                })
                 : Optional.of(defaultInstance.get());
         Optional<FieldReader> http = top.node("http").isPresent() ? top.mapping("http", HTTP_KEYS) : Optional.empty();
         Optional<Optional<String>> httpAddress = http.isPresent() && http.get().node("address").isPresent()

@@ -16,4 +16,10 @@ public interface ConfigListener {
      * the current config and report {@code errors}. Called once per distinct bad content.
      */
     void onRejected(List<ConfigError> errors);
+
+    /**
+     * The file holds the running config's contents again after contents that were rejected: nothing
+     * to apply, but what {@link #onRejected} reported no longer stands. Called once per return.
+     */
+    default void onRestored() {}
 }

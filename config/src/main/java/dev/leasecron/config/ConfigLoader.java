@@ -156,7 +156,7 @@ public final class ConfigLoader {
         try {
             return InetAddress.getLocalHost().getHostName();
         } catch (UnknownHostException e) {
-            // A host without a resolvable name still runs jobs; the daemon adds a per-boot suffix anyway.
+            // A host without a resolvable name still runs jobs; a second daemon on it goes by localhost-2.
             return "localhost";
         }
     }

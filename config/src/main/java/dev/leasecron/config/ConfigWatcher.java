@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * symlink target elsewhere) is still seen within one interval.
  *
  * <p>Guarantees: the listener hears of each distinct content at most once, in order; content equal
- * to the running config calls nothing; a rejected content leaves the running config in place.
+ * to the running config applies nothing (after a rejected content, its return is told as
+ * {@link ConfigListener#onRestored}); a rejected content leaves the running config in place.
  * Not guaranteed: that every intermediate version of a file rewritten quickly is seen.
  */
 public final class ConfigWatcher implements AutoCloseable {
@@ -149,6 +150,8 @@ public final class ConfigWatcher implements AutoCloseable {
         }
         lastSeenDigest = digest;
         if (Arrays.equals(digest, runningDigest)) {
+            // What was seen before differed from the running contents, so it had been rejected.
+            notifyListener(listener::onRestored);
             return;
         }
         if (content == null) {

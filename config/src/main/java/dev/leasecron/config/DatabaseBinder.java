@@ -58,8 +58,9 @@ final class DatabaseBinder {
                 valid = false;
                 continue;
             }
-            Optional<DataSourceSpec> instance =
-                    FieldReader.of(entry.value(), path, errors, INSTANCE_KEYS).flatMap(this::dataSource);
+            Optional<DataSourceSpec> instance = FieldReader.of(entry.value(), path, errors, INSTANCE_KEYS)
+                    .flatMap(fields -> dataSource(fields).filter(spec ->
+                            PrimaryDatabaseUrl.checkExtra(fields.positionOf("url"), fields.pathOf("url"), spec.url(), errors)));
             instance.ifPresent(spec -> instances.put(entry.key(), spec));
             valid &= instance.isPresent();
         }

@@ -10,7 +10,8 @@ import java.util.Optional;
  * masks every secret.
  *
  * @param database the shared database, or {@link DatabaseSpec.embeddedDefault()} when the file has none
- * @param instance this replica's name in the lease rows (default: the host name)
+ * @param instance this replica's name in the lease rows and logs, as written (default: the host name);
+ *     the daemon adds {@code -2}, {@code -3}, ... only while another daemon on the same host has it
  * @param httpAddress the address the HTTP endpoints listen on; empty (the default) for every interface
  * @param httpPort the port of {@code /healthz}, {@code /readyz} and {@code /metrics} (default 8080,
  *     or {@code LEASECRON_HTTP_PORT} when it is set, which wins over the file)
@@ -25,6 +26,8 @@ public record JobsConfig(DatabaseSpec database, String instance, Optional<String
     /** The environment variable that, when set, gives the HTTP port instead of {@code http.port}. */
     public static final String HTTP_PORT_VARIABLE = "LEASECRON_HTTP_PORT";
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(25);
+    /** The most {@code instance} may hold: the width of the lease table's instance column, in UTF-8 bytes. */
+    public static final int MAX_INSTANCE_BYTES = 191;
 
     public JobsConfig {
         Objects.requireNonNull(database, "database");

@@ -9,6 +9,10 @@ import java.util.Optional;
  * connection can know. Leases need PostgreSQL, MySQL/MariaDB or SQLite; a ClickHouse primary cannot
  * carry them, so a file on it may hold only jobs of {@code scope: replica}, which run without a
  * lease. Any other database is refused outright: leasecron has neither its driver nor its SQL.
+ *
+ * <p>An extra database ({@code database.instances}) holds no lease, only the transactions jobs open
+ * on it, so ClickHouse is as good as the others there; any other kind is refused as for the primary,
+ * at validation, rather than at start by a pool that finds no driver for it.
  */
 final class PrimaryDatabaseUrl {
     /** The JDBC sub-protocols leasecron runs on, as written after {@code jdbc:}. */
@@ -19,7 +23,27 @@ final class PrimaryDatabaseUrl {
             + " MariaDB (jdbc:mariadb:) or SQLite (jdbc:sqlite:); on ClickHouse (jdbc:clickhouse:) only jobs of"
             + " scope: replica";
 
+    private static final String WHAT_EXTRA_RUNS = "an extra database is PostgreSQL (jdbc:postgresql:), MySQL"
+            + " (jdbc:mysql:), MariaDB (jdbc:mariadb:), SQLite (jdbc:sqlite:) or ClickHouse (jdbc:clickhouse:, with its"
+            + " driver on the class path)";
+
     private PrimaryDatabaseUrl() {}
+
+    /**
+     * Records an error at an extra database's {@code url} when it names a database leasecron cannot open.
+     *
+     * @param at where the url is written
+     * @param path the key's path, {@code database.instances.NAME.url}
+     * @return whether the url is accepted
+     */
+    static boolean checkExtra(Position at, String path, String url, ErrorCollector errors) {
+        String scheme = subProtocol(url);
+        if (SUPPORTED.contains(scheme) || CLICKHOUSE.contains(scheme)) {
+            return true;
+        }
+        errors.add(at, path, "unsupported database \"" + scheme + "\": " + WHAT_EXTRA_RUNS);
+        return false;
+    }
 
     /**
      * Records an error at {@code database.url} when the URL names a database leasecron cannot run on,

@@ -76,7 +76,7 @@ class ConfigLoaderTest {
         @Test
         void interpolatesDefaultsWhenTheEnvironmentIsEmpty() {
             assertEquals("example-replica", config.instance());
-            assertEquals("http://localhost:8080/healthz", config.job("morning-digest").orElseThrow().params().get("url"));
+            assertEquals("http://127.0.0.1:8080/readyz", config.job("morning-digest").orElseThrow().params().get("url"));
         }
 
         @Test
@@ -144,6 +144,14 @@ class ConfigLoaderTest {
         assertEquals(Duration.ofMinutes(1), config.shutdownGrace());
         assertFalse(config.toString().contains("s3cr3t-pw"), config.toString());
         assertFalse(config.toString().contains("fallback-pw"), config.toString());
+    }
+
+    @Test
+    void anInstanceWiderThanTheLeaseTablesColumnIsAnError() throws ConfigException {
+        String widest = "é".repeat(95) + "x";
+        assertEquals(widest, parse("instance: " + widest + "\njobs: []\n").instance());
+        assertEquals(List.of("jobs.yaml:1:11: instance: at most 191 UTF-8 bytes (the width of the lease table's"
+                + " instance column), has 192"), errors("instance: " + "é".repeat(96) + "\njobs: []\n"));
     }
 
     @Nested

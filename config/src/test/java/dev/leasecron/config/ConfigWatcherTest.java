@@ -42,6 +42,11 @@ class ConfigWatcherTest {
         public void onRejected(List<ConfigError> errors) {
             seen.add("rejected " + errors.getFirst());
         }
+
+        @Override
+        public void onRestored() {
+            seen.add("restored");
+        }
     }
 
     private static String names(JobsConfig config) {
@@ -107,12 +112,28 @@ class ConfigWatcherTest {
             Files.writeString(file, "jobs: [");
             await().atMost(PATIENCE).until(() -> events.seen.size() == 1);
             Files.writeString(file, jobs("a"));
+            await().atMost(PATIENCE).until(() -> events.seen.size() == 2);
             Files.writeString(directory.resolve("neighbour.yaml"), "unrelated");
 
             // The only later event is for genuinely new content; had anything above fired, it would come first.
             Files.writeString(file, jobs("b"));
-            awaitEvents(events.seen.getFirst(), "reload b");
+            awaitEvents(events.seen.getFirst(), "restored", "reload b");
             assertEquals("b", names(watcher.current()));
+        }
+    }
+
+    @Test
+    void theRunningContentBackAfterARejectionIsToldOnce() throws Exception {
+        Path file = Files.writeString(directory.resolve("jobs.yaml"), jobs("a"));
+        try (ConfigWatcher watcher = ConfigWatcher.start(file, LOADER, events, POLL)) {
+            Files.writeString(file, "jobs: [");
+            await().atMost(PATIENCE).until(() -> events.seen.size() == 1);
+
+            Files.writeString(file, jobs("a"));
+
+            awaitEvents(events.seen.getFirst(), "restored");
+            Files.writeString(file, jobs("a") + "# the same jobs\n");
+            awaitEvents(events.seen.getFirst(), "restored", "reload a");
         }
     }
 

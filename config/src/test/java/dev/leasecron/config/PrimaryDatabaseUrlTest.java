@@ -71,14 +71,39 @@ class PrimaryDatabaseUrlTest {
     }
 
     @Test
-    void theEmbeddedDefaultAndInstancesAreNotJudged() throws ConfigException {
+    void theEmbeddedDefaultIsNotJudged() throws ConfigException {
         LOADER.parse("jobs.yaml", "jobs: [{name: a, schedule: '@daily', type: shell}]\n");
-        LOADER.parse("jobs.yaml", """
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"jdbc:postgresql://db/reports", "jdbc:mysql://db/reports", "jdbc:mariadb://db/reports",
+        "jdbc:sqlite:reports.db", "jdbc:clickhouse://ch:8123/default", "jdbc:ch://ch:8123/default"})
+    void anExtraDatabaseMayBeAnyTheDaemonOpens(String url) throws ConfigException {
+        JobsConfig config = LOADER.parse("jobs.yaml", """
                 database:
                   url: jdbc:postgresql://db/leasecron
                   instances:
-                    analytics: {url: "jdbc:clickhouse://ch:8123/default"}
+                    analytics: {url: "%s"}
+                jobs: [{name: a, schedule: '@daily', type: shell}]
+                """.formatted(url));
+        assertEquals(url, config.database().instances().get("analytics").url());
+    }
+
+    @Test
+    void anyOtherExtraDatabaseIsAnErrorAtItsUrl() {
+        List<String> found = errors("""
+                database:
+                  url: jdbc:postgresql://db/leasecron
+                  instances:
+                    reports:
+                      url: jdbc:sqlite:reports.db
+                    legacy:
+                      url: "jdbc:oracle:thin:@db:1521/x"
+                      username: scott
                 jobs: [{name: a, schedule: '@daily', type: shell}]
                 """);
+        assertEquals(List.of("jobs.yaml:7:12: database.instances.legacy.url: unsupported database \"oracle\": an extra"
+                + " database is PostgreSQL (jdbc:postgresql:), MySQL (jdbc:mysql:), MariaDB (jdbc:mariadb:), SQLite"
+                + " (jdbc:sqlite:) or ClickHouse (jdbc:clickhouse:, with its driver on the class path)"), found);
     }
 }

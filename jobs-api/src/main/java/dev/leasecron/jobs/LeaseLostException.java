@@ -10,4 +10,8 @@ public class LeaseLostException extends RuntimeException {
     public LeaseLostException(String message) {
         super(message);
     }
+
+    public LeaseLostException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

@@ -1,7 +1,5 @@
 package dev.leasecron.lease;
 
-import dev.leasecron.jobs.LeaseLostException;
-import dev.leasecron.jobs.TransactionWork;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -64,7 +62,7 @@ public final class GuardedTransactions {
      * @throws CancellationException the work's scope ended for a shutdown before the commit
      * @throws Exception what the work threw, unless the scope's end had aborted the transaction under it
      */
-    public <T> T inTransaction(String database, TransactionWork<T> work) throws Exception {
+    public <T> T inTransaction(String database, ConnectionWork<T> work) throws Exception {
         DataSource dataSource = databases.get(database);
         if (dataSource == null) {
             throw new IllegalArgumentException("no database named \"" + database + "\"; configured: "

@@ -1,6 +1,5 @@
 package dev.leasecron.lease;
 
-import dev.leasecron.jobs.LeaseLostException;
 import dev.leasecron.lease.sql.LeaseStore;
 import java.time.Duration;
 import java.time.Instant;
@@ -72,7 +71,7 @@ public final class Handle {
         return slotMs == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(slotMs));
     }
 
-    /** True for a handle of {@link Leases#claimRerun}: the instant's second round. */
+    /** True for a handle of {@link InstantSlots#claimRerun}: the instant's second round. */
     public boolean rerun() {
         return rerun;
     }
@@ -80,7 +79,7 @@ public final class Handle {
     /**
      * The instant this claim gave up, if it gave one up: the instant claimed before under the name,
      * whose round had not run to its end (cut short, and not run a second time yet, or cut short the
-     * second time too) and that never runs now. Only a handle of {@link Leases#claimSlot} gives one
+     * second time too) and that never runs now. Only a handle of {@link InstantSlots#claimSlot} gives one
      * up.
      */
     public Optional<Unfinished> superseded() {
@@ -93,7 +92,7 @@ public final class Handle {
      * strictly between it and {@link #slot()} were never claimed (a claim of one would have moved the
      * record past it) and never can be now, since this claim moved the record past them: a caller
      * that says nothing of them loses them without a trace. Empty for a name claimed for the first
-     * time; only a handle of {@link Leases#claimSlot} has one.
+     * time; only a handle of {@link InstantSlots#claimSlot} has one.
      */
     public Optional<Instant> previousSlot() {
         return previousSlotMs == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(previousSlotMs));

@@ -2,7 +2,7 @@ package dev.leasecron.lease;
 
 /**
  * A lease being kept renewed by {@link Leases#hold}. Its {@link #scope()} ends the moment the lease
- * is known lost, with a {@link dev.leasecron.jobs.LeaseLostException}, or when the parent scope
+ * is known lost, with a {@link LeaseLostException}, or when the parent scope
  * ends. The renewals go on after the parent ends, on purpose: until the work has wound down the name
  * must stay this holder's. The holder calls {@link #stop()} once its work has returned, then releases
  * or finishes the handle.

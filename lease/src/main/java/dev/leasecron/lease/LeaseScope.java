@@ -1,6 +1,5 @@
 package dev.leasecron.lease;
 
-import dev.leasecron.jobs.Cancellation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -14,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  * A cancellation scope, the Java counterpart of a Go context's done channel: it ends once, with a
  * reason, and everything registered on it hears of it. A child ends when its parent does, with the
  * parent's reason, and can also end on its own (a lost lease ends the scope {@link Leases#hold}
- * returns, with a {@link dev.leasecron.jobs.LeaseLostException}, without ending the parent).
+ * returns, with a {@link LeaseLostException}, without ending the parent).
  *
  * <p>A child is held by its parent until it ends or is {@linkplain #detach detached}: a child whose
  * work is done without it having ended is detached, or a long-lived parent (a replica's scope of all
@@ -22,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Thread-safe. Callbacks run on the thread that ends the scope and must not block.
  */
-public final class LeaseScope implements Cancellation {
+public final class LeaseScope {
     /**
      * One registration, and the handle that takes it back: its own identity, so that the same callback
      * registered twice is two.
@@ -110,17 +109,14 @@ public final class LeaseScope implements Cancellation {
         return cancel(new CancellationException(why));
     }
 
-    @Override
     public boolean isCancelled() {
         return reason != null;
     }
 
-    @Override
     public Throwable reason() {
         return reason;
     }
 
-    @Override
     public AutoCloseable onCancel(Runnable callback) {
         Objects.requireNonNull(callback);
         synchronized (lock) {

@@ -1,6 +1,5 @@
 package dev.leasecron.lease;
 
-import dev.leasecron.jobs.LeaseLostException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -23,6 +22,20 @@ import org.slf4j.Logger;
  * <p>The renewal statement is shared: every handle of the process goes through one {@link Coalescer},
  * so the handles claimed together, whose renewals fall due together, are renewed by one statement
  * per tick, each still on its own cadence, deadline and log.
+ *
+ * <p>On SQLite, reached through one connection, a renewal waits behind the work's own statements:
+ * a transaction shorter than {@code localDeadline - renewInterval} can never cost the lease on its
+ * own; one longer than {@code localDeadline} always does; back-to-back transactions must each be
+ * shorter than half the local deadline. That last bound holds only when the connection goes to
+ * whoever asked for it first, so that the renewal waiting out one transaction gets it before the
+ * next: give the {@link Leases} and the {@link GuardedTransactions} the same {@link InTurn} wrapper of the
+ * pool.
+ *
+ * <p>The renewals of all the handles this object holds share statements: those falling due within
+ * a few milliseconds of each other (the handles claimed together) are renewed by one
+ * {@link HandleBatches#renewAll} statement, each handle still told alone whether it holds. A row another
+ * transaction keeps locked thus delays the renewals sharing its statement, within the same
+ * attempt timeout and local deadline as a renewal of its own.
  */
 final class Renewal implements Holding {
     private final Coalescer<Handle, Boolean> renewals;

@@ -32,7 +32,7 @@ public final class Unfinished {
 
     /**
      * Whether the instant had been claimed a second time already and that round was cut short too.
-     * {@link Leases#unfinishedSlots} never returns such an instant; {@link Handle#superseded()} can.
+     * {@link InstantSlots#unfinishedSlots} never returns such an instant; {@link Handle#superseded()} can.
      */
     public boolean rerun() {
         return rerun;

@@ -6,9 +6,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What one look for cut-short instants found ({@link Leases#unfinishedSlots(java.util.Collection, Duration)}).
+ * What one look for cut-short instants found ({@link InstantSlots#unfinishedSlots(java.util.Collection, Duration)}).
  *
- * @param free the instants free to claim a second time, as {@link Leases#unfinishedSlots(java.util.Collection)}
+ * @param free the instants free to claim a second time, as {@link InstantSlots#unfinishedSlots(java.util.Collection)}
  *     returns them
  * @param nextExpiry how long after the look, by the database clock, the first lease still holding
  *     an unfinished instant expires, when one does within the look-ahead asked for; a holder that

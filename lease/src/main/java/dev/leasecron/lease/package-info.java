@@ -3,6 +3,25 @@
  * database holds at a time. The scheduler claims a name per job and instant through it, so a cluster
  * runs each instant once, and a second time only for a round cut short.
  *
+ * <h2>Where things are</h2>
+ * <ul>
+ *   <li>{@link dev.leasecron.lease.Leases}: the object made once per process over the primary database;
+ *       the protocol itself (claim a name, hold it renewed, run work under it, release), the database
+ *       clock, and the way to the two below.
+ *   <li>{@link dev.leasecron.lease.InstantSlots} ({@code leases.slots()}): a scheduler's instants under
+ *       their names: claims one at a time or in batch statements, reruns of instants cut short, the
+ *       last instant on record.
+ *   <li>{@link dev.leasecron.lease.HandleBatches} ({@code leases.batches()}): renewals, releases and
+ *       finishes of many handles in one statement per 500 names.
+ *   <li>{@link dev.leasecron.lease.LeaseViews} ({@code leases.views()}): reads of the table for
+ *       operators and the census of replicas, changing nothing.
+ *   <li>{@link dev.leasecron.lease.LeaseScope}, {@link dev.leasecron.lease.LeaseLostException},
+ *       {@link dev.leasecron.lease.ConnectionWork}: the scope work runs in, the loss it ends with, and
+ *       a guarded transaction's statements. This module depends on no other of leasecron's: the
+ *       scheduler adapts these to the plugin API.
+ *   <li>{@code dev.leasecron.lease.sql}: the statements, per dialect; not for use outside this module.
+ * </ul>
+ *
  * <h2>Guarantees</h2>
  * <ul>
  *   <li>One holder per name at a time, by the database clock: a lease is one row of
@@ -44,7 +63,7 @@
  * among others:
  * <ul>
  *   <li>A round is cut short only when what its work threw is the interruption itself: the lease
- *       lost, or its scope ended for a shutdown (a {@link dev.leasecron.jobs.LeaseLostException}, the
+ *       lost, or its scope ended for a shutdown (a {@link LeaseLostException}, the
  *       scope's reason, or what an interrupted thread or a cancelled task throws, once the scope has
  *       ended). A failure of the work's own that races a shutdown or a loss ran to its end: it is
  *       finished and never run again. A transaction the scope's end aborted throws the interruption,
@@ -52,7 +71,7 @@
  *   <li>A round that was winding down from a shutdown and then lost its lease names the loss in its
  *       end ({@link dev.leasecron.lease.Handle#loss()}), not the shutdown.
  *   <li>{@link dev.leasecron.lease.Handle#finish} of a handle known lost records the end without the
- *       lease and returns; it does not try to give the name back. {@link dev.leasecron.lease.Leases#finishAll}
+ *       lease and returns; it does not try to give the name back. {@link dev.leasecron.lease.HandleBatches#finishAll}
  *       answers such a handle as the single call returns.
  *   <li>A round cut short whose lease is known lost sends no release either (the protocol releases a
  *       round cut short, and leaves a handle known lost alone in its finish; the scheduler does the
@@ -107,7 +126,7 @@
  *       {@code Job} and {@code job} one lease.
  *   <li>The rerun sweep (the scheduler's use of find and claim again): it looks every half retry
  *       interval (1 s) and, besides, the moment a lease it saw holding an unfinished instant expires
- *       ({@link dev.leasecron.lease.Leases#unfinishedSlots(java.util.Collection, java.time.Duration)}),
+ *       ({@link dev.leasecron.lease.InstantSlots#unfinishedSlots(java.util.Collection, java.time.Duration)}),
  *       so that the rerun is claimed ahead of the job's next instant, whose claim would give the
  *       instant up. Its looks carry no jitter: replicas may look in step, which costs each one
  *       statement. A look the database does not answer is logged at WARN

@@ -4,8 +4,6 @@ import static dev.leasecron.lease.testing.TestDatabase.uniqueName;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.leasecron.jobs.LeaseLostException;
-import dev.leasecron.lease.sql.LeaseRow;
 import dev.leasecron.lease.testing.TestDatabase;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -104,14 +102,14 @@ class BatchEquivalenceTest {
             // there it happens before either set's claim.
             int at = db.kind().equals("postgres") ? 1 : 2;
             batch.hook().arm(() -> interfere(batch, meanwhile, slot, 0, n), at);
-            BatchResult<String, Optional<Handle>> result = batch.leases().claimSlots(slot, batch.names());
+            BatchResult<String, Optional<Handle>> result = batch.leases().slots().claimSlots(slot, batch.names());
             batch.hook().runIfArmed();
             assertTrue(result.complete(), "every statement answered");
             List<Optional<Handle>> oneByOne = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 int only = i;
                 single.hook().arm(() -> interfere(single, meanwhile, slot, only, only + 1), at);
-                oneByOne.add(single.leases().claimSlot(single.names().get(i), slot));
+                oneByOne.add(single.leases().slots().claimSlot(single.names().get(i), slot));
                 single.hook().runIfArmed();
             }
 
@@ -129,7 +127,7 @@ class BatchEquivalenceTest {
     @ParameterizedTest
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void renewAllMatchesRenewOneByOne(TestDatabase db) throws Exception {
-        compareHandles(db, "renew", (leases, handles) -> leases.renewAll(handles).answered(), h -> {
+        compareHandles(db, "renew", (leases, handles) -> leases.batches().renewAll(handles).answered(), h -> {
             try {
                 h.renew();
                 return true;
@@ -142,7 +140,7 @@ class BatchEquivalenceTest {
     @ParameterizedTest
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void releaseAllMatchesReleaseOneByOne(TestDatabase db) throws Exception {
-        compareHandles(db, "release", (leases, handles) -> leases.releaseAll(handles).answered(), h -> {
+        compareHandles(db, "release", (leases, handles) -> leases.batches().releaseAll(handles).answered(), h -> {
             try {
                 h.release();
                 return true;
@@ -159,7 +157,7 @@ class BatchEquivalenceTest {
         compareHandles(db, "finish", (leases, handles) -> {
             Map<Handle, Instant> given = new LinkedHashMap<>();
             handles.forEach(h -> given.put(h, passed.get(h)));
-            return leases.finishAll(given).answered();
+            return leases.batches().finishAll(given).answered();
         }, h -> {
             try {
                 h.finish(passed.get(h));
@@ -240,21 +238,21 @@ class BatchEquivalenceTest {
         Instant earlier = slot.minusSeconds(60);
         switch (state) {
             case NEVER_CLAIMED -> { }
-            case HELD -> u.setup().put(name, other.claimSlot(name, earlier).orElseThrow());
-            case FINISHED -> other.claimSlot(name, earlier).orElseThrow().finish(earlier);
-            case CUT_SHORT -> other.claimSlot(name, earlier).orElseThrow().release();
+            case HELD -> u.setup().put(name, other.slots().claimSlot(name, earlier).orElseThrow());
+            case FINISHED -> other.slots().claimSlot(name, earlier).orElseThrow().finish(earlier);
+            case CUT_SHORT -> other.slots().claimSlot(name, earlier).orElseThrow().release();
             case RERUN_CUT_SHORT -> {
-                other.claimSlot(name, earlier).orElseThrow().release();
-                other.claimRerun(other.unfinishedSlots(List.of(name)).getFirst()).orElseThrow().release();
+                other.slots().claimSlot(name, earlier).orElseThrow().release();
+                other.slots().claimRerun(other.slots().unfinishedSlots(List.of(name)).getFirst()).orElseThrow().release();
             }
             case RERUN_HELD -> {
-                other.claimSlot(name, earlier).orElseThrow().release();
-                u.setup().put(name, other.claimRerun(other.unfinishedSlots(List.of(name)).getFirst()).orElseThrow());
+                other.slots().claimSlot(name, earlier).orElseThrow().release();
+                u.setup().put(name, other.slots().claimRerun(other.slots().unfinishedSlots(List.of(name)).getFirst()).orElseThrow());
             }
-            case SAME_INSTANT_ON_RECORD -> other.claimSlot(name, slot).orElseThrow().finish(slot);
-            case LATER_INSTANT_ON_RECORD -> other.claimSlot(name, earlier).orElseThrow().finish(slot.plusSeconds(60));
+            case SAME_INSTANT_ON_RECORD -> other.slots().claimSlot(name, slot).orElseThrow().finish(slot);
+            case LATER_INSTANT_ON_RECORD -> other.slots().claimSlot(name, earlier).orElseThrow().finish(slot.plusSeconds(60));
             case EXPIRED_UNFINISHED -> {
-                u.setup().put(name, other.claimSlot(name, earlier).orElseThrow());
+                u.setup().put(name, other.slots().claimSlot(name, earlier).orElseThrow());
                 u.setExpiry(name, 1);
             }
             case PLAIN_HELD -> other.claim(name).orElseThrow();
@@ -268,7 +266,7 @@ class BatchEquivalenceTest {
             String name = u.names().get(i);
             switch (meanwhile.get(i)) {
                 case NOTHING -> { }
-                case STRANGER_CLAIMS -> u.stranger().claimSlot(name, slot);
+                case STRANGER_CLAIMS -> u.stranger().slots().claimSlot(name, slot);
                 case STALE_HOLDER_FINISHES -> {
                     Handle stale = u.setup().get(name);
                     if (stale != null && stale.slot().isPresent()) {
@@ -286,22 +284,22 @@ class BatchEquivalenceTest {
     /** Claims name {@code i} of {@code u} for {@code slot} and brings the handle to {@code state}. */
     private static Handle held(Universe u, int i, HandleState state, Instant slot) throws SQLException {
         String name = u.names().get(i);
-        Handle h = u.leases().claimSlot(name, slot).orElseThrow();
+        Handle h = u.leases().slots().claimSlot(name, slot).orElseThrow();
         switch (state) {
             case HELD -> { }
             case EXPIRED -> u.setExpiry(name, 1);
             case RELEASED_BY_STRANGER -> u.setExpiry(name, 0);
             case TAKEN_FOR_A_LATER_INSTANT -> {
                 u.setExpiry(name, 0);
-                u.stranger().claimSlot(name, slot.plusSeconds(60)).orElseThrow();
+                u.stranger().slots().claimSlot(name, slot.plusSeconds(60)).orElseThrow();
             }
             case TAKEN_FOR_A_RERUN -> {
                 u.setExpiry(name, 0);
-                u.stranger().claimRerun(u.stranger().unfinishedSlots(List.of(name)).getFirst()).orElseThrow();
+                u.stranger().slots().claimRerun(u.stranger().slots().unfinishedSlots(List.of(name)).getFirst()).orElseThrow();
             }
             case KNOWN_LOST -> {
                 u.setExpiry(name, 0);
-                u.stranger().claimSlot(name, slot.plusSeconds(60)).orElseThrow();
+                u.stranger().slots().claimSlot(name, slot.plusSeconds(60)).orElseThrow();
                 h.markLost(new LeaseLostException("known lost (test)"));
             }
         }
@@ -310,7 +308,7 @@ class BatchEquivalenceTest {
 
     private static Map<String, String> holders(Universe u) {
         Map<String, String> holders = new HashMap<>();
-        u.leases().rows(u.names()).forEach(r -> holders.put(r.name(), r.holder()));
+        u.leases().views().rows(u.names()).forEach(r -> holders.put(r.name(), r.holder()));
         return holders;
     }
 
@@ -324,7 +322,7 @@ class BatchEquivalenceTest {
     /** Name {@code i}'s row, its holder told relative to the handle and to the holder before. */
     private static String rowOf(Universe u, int i, Map<String, String> holdersBefore, Optional<Handle> h) {
         String name = u.names().get(i);
-        List<LeaseRow> rows = u.leases().rows(List.of(name));
+        List<LeaseRow> rows = u.leases().views().rows(List.of(name));
         if (rows.isEmpty()) {
             return "no row";
         }

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.leasecron.jobs.LeaseLostException;
-import dev.leasecron.lease.sql.LeaseRow;
 import dev.leasecron.lease.testing.BorrowCounting;
 import dev.leasecron.lease.testing.Outage;
 import dev.leasecron.lease.testing.TestDatabase;
@@ -47,15 +45,15 @@ class BatchTest {
         Leases leases = db.leases(TestTimings.FAST);
         List<String> names = moreThanTwoStatementsOfNames("batch-large");
 
-        BatchResult<String, Optional<Handle>> first = leases.claimSlots(T1, names);
+        BatchResult<String, Optional<Handle>> first = leases.slots().claimSlots(T1, names);
         assertTrue(first.complete());
         assertEquals(names, List.copyOf(first.answered().keySet()), "every name, in the order given");
         List<Handle> handles = first.answered().values().stream().map(Optional::orElseThrow).toList();
         assertTrue(handles.stream().allMatch(h -> h.term() == 1 && h.superseded().isEmpty()));
-        assertTrue(leases.renewAll(handles).answered().values().stream().allMatch(b -> b), "all renewed");
-        assertTrue(leases.releaseAll(handles).answered().values().stream().allMatch(b -> b), "all released");
+        assertTrue(leases.batches().renewAll(handles).answered().values().stream().allMatch(b -> b), "all renewed");
+        assertTrue(leases.batches().releaseAll(handles).answered().values().stream().allMatch(b -> b), "all released");
 
-        BatchResult<String, Optional<Handle>> second = leases.claimSlots(T2, names);
+        BatchResult<String, Optional<Handle>> second = leases.slots().claimSlots(T2, names);
         Map<Handle, Instant> passed = new LinkedHashMap<>();
         for (String name : names) {
             Handle h = second.get(name).orElseThrow();
@@ -63,8 +61,8 @@ class BatchTest {
             assertEquals(T1, h.superseded().orElseThrow().slot(), "the instant cut short is given up");
             passed.put(h, T2);
         }
-        assertTrue(leases.finishAll(passed).answered().values().stream().allMatch(b -> b), "all finished");
-        for (LeaseRow r : leases.rows(names)) {
+        assertTrue(leases.batches().finishAll(passed).answered().values().stream().allMatch(b -> b), "all finished");
+        for (LeaseRow r : leases.views().rows(names)) {
             assertEquals(T2.toEpochMilli(), r.slotMs());
             assertEquals(0, r.unfinishedSlotMs());
             assertEquals(0, r.expiresAtMs());
@@ -77,24 +75,24 @@ class BatchTest {
         Leases leases = db.leases(TestTimings.FAST);
         String knownName = uniqueName("batch-known-lost");
         String foundName = uniqueName("batch-found-lost");
-        Handle known = leases.claimSlot(knownName, T1).orElseThrow();
+        Handle known = leases.slots().claimSlot(knownName, T1).orElseThrow();
         known.markLost(new LeaseLostException("no renewal within the local deadline (test)"));
-        Handle found = leases.claimSlot(foundName, T1).orElseThrow();
+        Handle found = leases.slots().claimSlot(foundName, T1).orElseThrow();
         db.expire(foundName); // lost behind the holder's back, and taken: only the finish finds out
         Leases stranger = db.leases(TestTimings.FAST);
-        Handle taker = stranger.claimRerun(stranger.unfinishedSlots(List.of(foundName)).getFirst()).orElseThrow();
+        Handle taker = stranger.slots().claimRerun(stranger.slots().unfinishedSlots(List.of(foundName)).getFirst()).orElseThrow();
 
         Map<Handle, Instant> passed = new LinkedHashMap<>();
         passed.put(known, T2);
         passed.put(found, T2);
-        BatchResult<Handle, Boolean> result = leases.finishAll(passed);
+        BatchResult<Handle, Boolean> result = leases.batches().finishAll(passed);
 
         assertEquals(Map.of(known, true, found, false), result.answered());
-        LeaseRow k = leases.rows(List.of(knownName)).getFirst();
+        LeaseRow k = leases.views().rows(List.of(knownName)).getFirst();
         assertEquals(0, k.unfinishedSlotMs(), "the end is recorded");
         assertEquals(T1.toEpochMilli(), k.slotMs(), "passed is not taken along without the lease");
         assertTrue(k.held(), "giving the name back was not tried: " + k);
-        LeaseRow f = leases.rows(List.of(foundName)).getFirst();
+        LeaseRow f = leases.views().rows(List.of(foundName)).getFirst();
         assertEquals(0, f.unfinishedSlotMs(), "the end is recorded");
         assertEquals(T1.toEpochMilli(), f.slotMs());
         assertEquals(taker.holder(), f.holder(), "the name stays with its new holder");
@@ -109,17 +107,17 @@ class BatchTest {
         List<String> names = List.of("a\"b", "a\\b", "a,b", "{a}", " a b ", "NULL", "é✓", "\\\"{,}", "'; --")
                 .stream().map(n -> unique + n).toList();
 
-        BatchResult<String, Optional<Handle>> first = leases.claimSlots(T1, names); // inserts the rows
+        BatchResult<String, Optional<Handle>> first = leases.slots().claimSlots(T1, names); // inserts the rows
         List<Handle> held = names.stream().map(n -> first.get(n).orElseThrow()).toList();
-        assertTrue(leases.releaseAll(held).answered().values().stream().allMatch(b -> b), "all released");
-        assertEquals(Set.copyOf(names), leases.unfinishedSlots(names).stream().map(Unfinished::name).collect(Collectors.toSet()),
+        assertTrue(leases.batches().releaseAll(held).answered().values().stream().allMatch(b -> b), "all released");
+        assertEquals(Set.copyOf(names), leases.slots().unfinishedSlots(names).stream().map(Unfinished::name).collect(Collectors.toSet()),
                 "the sweep finds every instant cut short under its own name");
 
-        BatchResult<String, Optional<Handle>> second = leases.claimSlots(T2, names); // writes the rows there
+        BatchResult<String, Optional<Handle>> second = leases.slots().claimSlots(T2, names); // writes the rows there
         Map<Handle, Instant> passed = new LinkedHashMap<>();
         names.forEach(n -> passed.put(second.get(n).orElseThrow(), T2));
-        assertTrue(leases.finishAll(passed).answered().values().stream().allMatch(b -> b), "all finished");
-        List<LeaseRow> rows = leases.rows(names);
+        assertTrue(leases.batches().finishAll(passed).answered().values().stream().allMatch(b -> b), "all finished");
+        List<LeaseRow> rows = leases.views().rows(names);
         assertEquals(Set.copyOf(names), rows.stream().map(LeaseRow::name).collect(Collectors.toSet()));
         for (LeaseRow r : rows) {
             assertEquals(T2.toEpochMilli(), r.slotMs(), r.name());
@@ -134,7 +132,7 @@ class BatchTest {
         List<String> names = moreThanTwoStatementsOfNames("batch-parts");
         List<BatchResult<String, Optional<Handle>>> parts = new ArrayList<>();
 
-        leases.claimSlots(T1, names, parts::add);
+        leases.slots().claimSlots(T1, names, parts::add);
 
         assertEquals(List.of(7, Leases.MAX_BATCH, Leases.MAX_BATCH),
                 parts.stream().map(p -> p.answered().size()).sorted().toList(), "one part per statement");
@@ -151,11 +149,11 @@ class BatchTest {
             DataSource counting = BorrowCounting.wrap(db.pool(4), connections);
             Leases leases = db.leases(TestTimings.FAST, counting);
             List<String> names = List.of(uniqueName("one-conn-a"), uniqueName("one-conn-b"));
-            List<Handle> handles = leases.claimSlots(T1, names).answered().values().stream()
+            List<Handle> handles = leases.slots().claimSlots(T1, names).answered().values().stream()
                     .map(Optional::orElseThrow).toList();
 
             connections.set(0);
-            assertTrue(leases.renewAll(handles).answered().values().stream().allMatch(b -> b));
+            assertTrue(leases.batches().renewAll(handles).answered().values().stream().allMatch(b -> b));
 
             // Without RETURNING, the read-back finds the rows written by their tokens; only the write's
             // own transaction, whose row locks keep them as written, makes that read exact.
@@ -169,14 +167,14 @@ class BatchTest {
             DataSource pool = db.pool(4);
             Leases leases = db.leases(TestTimings.FAST, pool);
             String name = uniqueName("locked-claim");
-            Handle cutShort = leases.claimSlot(name, T1).orElseThrow();
+            Handle cutShort = leases.slots().claimSlot(name, T1).orElseThrow();
             try (Connection ending = pool.getConnection(); Connection watching = pool.getConnection()) {
                 execute(watching, "UPDATE gst_leases SET expires_at_ms = 1 WHERE name = ?", name); // lease lost
                 ending.setAutoCommit(false);
                 // The round's end, recorded without its lease and not committed yet: its transaction holds the row.
                 execute(ending, "UPDATE gst_leases SET unfinished_slot_ms = 0 WHERE name = ?", name);
 
-                Future<BatchResult<String, Optional<Handle>>> claim = claimer.submit(() -> leases.claimSlots(T2, List.of(name)));
+                Future<BatchResult<String, Optional<Handle>>> claim = claimer.submit(() -> leases.slots().claimSlots(T2, List.of(name)));
                 await().atMost(Duration.ofSeconds(10)).until(() -> claimsWaitingOnALock(watching) == 1);
                 ending.commit();
 
@@ -196,15 +194,15 @@ class BatchTest {
             String free = uniqueName("skip-free");
             String held = uniqueName("skip-held");
             Map<Handle, Instant> ended = new LinkedHashMap<>();
-            leases.claimSlots(T1, List.of(free, held)).answered().values().forEach(h -> ended.put(h.orElseThrow(), T1));
-            assertTrue(leases.finishAll(ended).complete());
+            leases.slots().claimSlots(T1, List.of(free, held)).answered().values().forEach(h -> ended.put(h.orElseThrow(), T1));
+            assertTrue(leases.batches().finishAll(ended).complete());
             try (Connection renewing = pool.getConnection(); Connection watching = pool.getConnection()) {
                 renewing.setAutoCommit(false);
                 // A transaction that holds the row without taking the lease, as a statement of another round would.
                 execute(renewing, "UPDATE gst_leases SET instance = instance WHERE name = ?", held);
 
                 List<BatchResult<String, Optional<Handle>>> parts = new java.util.concurrent.CopyOnWriteArrayList<>();
-                Future<?> claim = claimer.submit(() -> leases.claimSlots(T2, List.of(free, held), parts::add));
+                Future<?> claim = claimer.submit(() -> leases.slots().claimSlots(T2, List.of(free, held), parts::add));
                 await().atMost(Duration.ofSeconds(10)).until(() -> !parts.isEmpty() && claimsWaitingOnALock(watching) == 1);
                 assertEquals(Set.of(free), parts.getFirst().answered().keySet(), "the free name answered first, alone");
                 assertTrue(parts.getFirst().get(free).isPresent());
@@ -239,7 +237,7 @@ class BatchTest {
         Leases leases = db.leases(TestTimings.FAST);
         String name = uniqueName("batch-twice");
 
-        BatchResult<String, Optional<Handle>> r = leases.claimSlots(T1, List.of(name, name));
+        BatchResult<String, Optional<Handle>> r = leases.slots().claimSlots(T1, List.of(name, name));
 
         assertEquals(1, r.answered().size());
         assertTrue(r.get(name).isPresent());
@@ -251,18 +249,18 @@ class BatchTest {
         Outage outage = new Outage(db.pool(2));
         Leases leases = db.leases(TestTimings.FAST, outage.dataSource());
         List<String> names = List.of(uniqueName("batch-down"), uniqueName("batch-down"));
-        Handle held = leases.claimSlots(T1, names).get(names.getFirst()).orElseThrow();
+        Handle held = leases.slots().claimSlots(T1, names).get(names.getFirst()).orElseThrow();
         outage.down();
 
-        BatchResult<String, Optional<Handle>> claimed = leases.claimSlots(T2, names);
-        BatchResult<Handle, Boolean> renewed = leases.renewAll(List.of(held));
+        BatchResult<String, Optional<Handle>> claimed = leases.slots().claimSlots(T2, names);
+        BatchResult<Handle, Boolean> renewed = leases.batches().renewAll(List.of(held));
 
         assertEquals(names, List.copyOf(claimed.failed().keySet()));
         assertTrue(claimed.answered().isEmpty());
         assertThrows(LeaseDatabaseException.class, () -> claimed.get(names.getFirst()));
         assertThrows(LeaseDatabaseException.class, () -> renewed.get(held), "a failed renewal is not a loss");
         outage.up();
-        assertTrue(leases.renewAll(List.of(held)).get(held));
+        assertTrue(leases.batches().renewAll(List.of(held)).get(held));
     }
 
     private static List<String> moreThanTwoStatementsOfNames(String prefix) {

@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.leasecron.jobs.LeaseLostException;
-import dev.leasecron.lease.sql.LeaseRow;
 import dev.leasecron.lease.testing.FrozenClock;
 import dev.leasecron.lease.testing.TestDatabase;
 import dev.leasecron.lease.testing.TestTimings;
@@ -24,7 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ClaimTest {
 
     static LeaseRow row(Leases leases, String name) {
-        List<LeaseRow> rows = leases.rows(List.of(name));
+        List<LeaseRow> rows = leases.views().rows(List.of(name));
         assertEquals(1, rows.size(), "one row for " + name);
         return rows.getFirst();
     }
@@ -185,6 +183,6 @@ class ClaimTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> leases.claim(tooLong));
         assertTrue(e.getMessage().contains("192 bytes"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> leases.claim(""));
-        assertTrue(leases.rows(List.of(tooLong)).isEmpty());
+        assertTrue(leases.views().rows(List.of(tooLong)).isEmpty());
     }
 }

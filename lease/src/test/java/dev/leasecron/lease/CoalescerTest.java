@@ -91,6 +91,33 @@ class CoalescerTest {
     }
 
     @Test
+    void callsArrivingWhileABatchIsOutGoTogetherInTheNextOne() throws Exception {
+        CountDownLatch firstOut = new CountDownLatch(1);
+        CountDownLatch firstMayReturn = new CountDownLatch(1);
+        Coalescer<Integer, String> coalescer = new Coalescer<>("test", Duration.ZERO, keys -> {
+            firstOut.countDown();
+            try {
+                if (keys.contains(0)) {
+                    firstMayReturn.await();
+                }
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return answer(keys);
+        });
+        CompletableFuture<String> first = coalescer.submit(0);
+        firstOut.await();
+        List<CompletableFuture<String>> next = List.of(coalescer.submit(1), coalescer.submit(2), coalescer.submit(3));
+        firstMayReturn.countDown();
+
+        assertEquals("answer 0", first.get());
+        for (int i = 0; i < 3; i++) {
+            assertEquals("answer " + (i + 1), next.get(i).get());
+        }
+        assertEquals(List.of(List.of(0), List.of(1, 2, 3)), batches, "one sender, one batch after the other");
+    }
+
+    @Test
     void aKeyWhoseStatementFailedGetsItsFailureAndTheOthersTheirAnswers() throws Exception {
         Coalescer<Integer, String> coalescer = new Coalescer<>("test", Duration.ofMillis(300), this::answer);
         ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
@@ -103,31 +130,8 @@ class CoalescerTest {
     }
 
     @Test
-    void callersOfAPartGoOnBeforeTheRestOfTheBatchIsAnswered() throws Exception {
-        CountDownLatch secondPart = new CountDownLatch(1);
-        Coalescer<Integer, String> coalescer = Coalescer.inParts("test", Duration.ofMillis(300), (keys, part) -> {
-            part.accept(answer(keys.stream().filter(k -> k < 10).toList()));
-            try {
-                secondPart.await();
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-            part.accept(answer(keys.stream().filter(k -> k >= 10).toList()));
-        });
-        ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
-        Future<String> early = threads.submit(() -> coalescer.call(1));
-        Future<String> late = threads.submit(() -> coalescer.call(11));
-
-        assertEquals("answer 1", early.get(), "answered while the second part is still out");
-        assertTrue(!late.isDone());
-        secondPart.countDown();
-        assertEquals("answer 11", late.get());
-        threads.shutdown();
-    }
-
-    @Test
     void aKeyTheBatchLeavesUnansweredFailsItsCallerInsteadOfWaitingForever() {
-        Coalescer<Integer, String> coalescer = Coalescer.inParts("test", Duration.ZERO, (keys, part) -> { });
+        Coalescer<Integer, String> coalescer = new Coalescer<>("test", Duration.ZERO, keys -> new BatchResult<>(Map.of(), Map.of()));
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> coalescer.call(3));
         assertEquals("test gave no answer for 3", e.getMessage());
     }

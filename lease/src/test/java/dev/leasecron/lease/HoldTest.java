@@ -9,8 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.leasecron.jobs.LeaseLostException;
-import dev.leasecron.lease.sql.LeaseRow;
 import dev.leasecron.lease.testing.BorrowCounting;
 import dev.leasecron.lease.testing.Outage;
 import dev.leasecron.lease.testing.RecordingListener;

@@ -43,7 +43,7 @@ class RaceTest {
     @ParameterizedTest
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void exactlyOneReplicaClaimsAFreshInstant(TestDatabase db) throws Exception {
-        race(db, "race-slot", (leases, name) -> leases.claimSlot(name, SLOT));
+        race(db, "race-slot", (leases, name) -> leases.slots().claimSlot(name, SLOT));
     }
 
     @ParameterizedTest
@@ -51,8 +51,8 @@ class RaceTest {
     void exactlyOneReplicaClaimsTheNextInstantOfAReleasedName(TestDatabase db) throws Exception {
         // The read-then-write path: the row exists, is free, and every replica reads the same term.
         Leases setup = db.leases(TestTimings.FAST);
-        race(db, "race-next", (leases, name) -> leases.claimSlot(name, SLOT.plusSeconds(1)), name ->
-                setup.claimSlot(name, SLOT).orElseThrow().finish(SLOT));
+        race(db, "race-next", (leases, name) -> leases.slots().claimSlot(name, SLOT.plusSeconds(1)), name ->
+                setup.slots().claimSlot(name, SLOT).orElseThrow().finish(SLOT));
     }
 
     @ParameterizedTest
@@ -60,9 +60,9 @@ class RaceTest {
     void exactlyOneReplicaClaimsACutShortInstantAgain(TestDatabase db) throws Exception {
         Leases setup = db.leases(TestTimings.FAST);
         Map<String, Unfinished> found = new ConcurrentHashMap<>();
-        race(db, "race-rerun", (leases, name) -> leases.claimRerun(found.get(name)), name -> {
-            setup.claimSlot(name, SLOT).orElseThrow().release();
-            found.put(name, setup.unfinishedSlots(List.of(name)).getFirst());
+        race(db, "race-rerun", (leases, name) -> leases.slots().claimRerun(found.get(name)), name -> {
+            setup.slots().claimSlot(name, SLOT).orElseThrow().release();
+            found.put(name, setup.slots().unfinishedSlots(List.of(name)).getFirst());
         });
     }
 
@@ -79,8 +79,8 @@ class RaceTest {
         Leases setup = db.leases(TestTimings.FAST);
         raceBatches(db, "race-batch-next", names -> {
             Map<Handle, Instant> ended = new java.util.HashMap<>();
-            setup.claimSlots(SLOT, names).answered().values().forEach(h -> ended.put(h.orElseThrow(), SLOT));
-            assertEquals(names.size(), setup.finishAll(ended).answered().values().stream().filter(b -> b).count());
+            setup.slots().claimSlots(SLOT, names).answered().values().forEach(h -> ended.put(h.orElseThrow(), SLOT));
+            assertEquals(names.size(), setup.batches().finishAll(ended).answered().values().stream().filter(b -> b).count());
         }, SLOT.plusSeconds(1));
     }
 
@@ -114,11 +114,11 @@ class RaceTest {
                         start.await();
                         List<String> won = new ArrayList<>();
                         if (batch) {
-                            BatchResult<String, Optional<Handle>> result = replica.claimSlots(slot, order);
+                            BatchResult<String, Optional<Handle>> result = replica.slots().claimSlots(slot, order);
                             assertTrue(result.complete(), "every statement answered: " + result.failed());
                             result.answered().forEach((name, h) -> h.ifPresent(x -> won.add(name)));
                         } else {
-                            order.forEach(name -> replica.claimSlot(name, slot).ifPresent(x -> won.add(name)));
+                            order.forEach(name -> replica.slots().claimSlot(name, slot).ifPresent(x -> won.add(name)));
                         }
                         return won;
                     };

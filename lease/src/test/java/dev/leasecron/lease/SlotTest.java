@@ -8,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.leasecron.jobs.LeaseLostException;
-import dev.leasecron.lease.sql.LeaseRow;
 import dev.leasecron.lease.testing.TestDatabase;
 import dev.leasecron.lease.testing.TestTimings;
 import java.time.Duration;
@@ -37,9 +35,9 @@ class SlotTest {
     void claimRecordsTheInstantAsLastAndUnfinished(TestDatabase db) {
         Leases leases = db.leases(TestTimings.FAST);
         String name = uniqueName("cron");
-        assertTrue(leases.lastSlot(name).isEmpty(), "a job that never ran has no last instant");
+        assertTrue(leases.slots().lastSlot(name).isEmpty(), "a job that never ran has no last instant");
 
-        Handle h = leases.claimSlot(name, T1).orElseThrow();
+        Handle h = leases.slots().claimSlot(name, T1).orElseThrow();
 
         assertEquals(Optional.of(T1), h.slot());
         assertTrue(h.superseded().isEmpty());
@@ -47,7 +45,7 @@ class SlotTest {
         assertEquals(T1.toEpochMilli(), r.slotMs());
         assertEquals(T1.toEpochMilli(), r.unfinishedSlotMs());
         assertEquals(0, r.rerunSlotMs());
-        assertEquals(Optional.of(T1), leases.lastSlot(name));
+        assertEquals(Optional.of(T1), leases.slots().lastSlot(name));
     }
 
     @ParameterizedTest
@@ -61,15 +59,15 @@ class SlotTest {
         String second = uniqueName("cron");
         String old = uniqueName("cron");
         Instant now = a.readDatabaseClock().truncatedTo(ChronoUnit.SECONDS);
-        a.claimSlot(first, now).orElseThrow();
-        b.claimSlot(second, now.minusSeconds(60)).orElseThrow();
-        longAgo.claimSlot(old, now.minus(Duration.ofHours(1))).orElseThrow();
-        elsewhere.claimSlot(uniqueName("cron"), now).orElseThrow();
+        a.slots().claimSlot(first, now).orElseThrow();
+        b.slots().claimSlot(second, now.minusSeconds(60)).orElseThrow();
+        longAgo.slots().claimSlot(old, now.minus(Duration.ofHours(1))).orElseThrow();
+        elsewhere.slots().claimSlot(uniqueName("cron"), now).orElseThrow();
 
         assertEquals(Set.of(a.instance(), b.instance()),
-                a.claimingInstances(List.of(first, second, old, uniqueName("never")), Duration.ofMinutes(10)),
+                a.views().claimingInstances(List.of(first, second, old, uniqueName("never")), Duration.ofMinutes(10)),
                 "an instant an hour old, a name not asked about and a name never claimed count no instance");
-        assertEquals(Set.of(a.instance()), b.claimingInstances(List.of(first, second), Duration.ofSeconds(30)));
+        assertEquals(Set.of(a.instance()), b.views().claimingInstances(List.of(first, second), Duration.ofSeconds(30)));
     }
 
     @ParameterizedTest
@@ -77,11 +75,11 @@ class SlotTest {
     void instantNotLaterThanTheOneOnRecordIsRefused(TestDatabase db) {
         Leases leases = db.leases(TestTimings.FAST);
         String name = uniqueName("cron");
-        leases.claimSlot(name, T2).orElseThrow().finish(T2);
+        leases.slots().claimSlot(name, T2).orElseThrow().finish(T2);
 
-        assertTrue(leases.claimSlot(name, T2).isEmpty(), "the same instant");
-        assertTrue(leases.claimSlot(name, T1).isEmpty(), "an earlier instant");
-        assertTrue(leases.claimSlot(name, T3).isPresent(), "a later one");
+        assertTrue(leases.slots().claimSlot(name, T2).isEmpty(), "the same instant");
+        assertTrue(leases.slots().claimSlot(name, T1).isEmpty(), "an earlier instant");
+        assertTrue(leases.slots().claimSlot(name, T3).isPresent(), "a later one");
     }
 
     @ParameterizedTest
@@ -89,9 +87,9 @@ class SlotTest {
     void laterInstantIsRefusedWhileTheNameIsHeld(TestDatabase db) {
         Leases leases = db.leases(TestTimings.FAST);
         String name = uniqueName("cron");
-        leases.claimSlot(name, T1).orElseThrow();
+        leases.slots().claimSlot(name, T1).orElseThrow();
 
-        assertTrue(leases.claimSlot(name, T2).isEmpty());
+        assertTrue(leases.slots().claimSlot(name, T2).isEmpty());
         assertEquals(T1.toEpochMilli(), row(leases, name).slotMs(), "a refused claim records nothing");
     }
 
@@ -100,7 +98,7 @@ class SlotTest {
     void finishTakesThePassedInstantsAlongSoTheyStaySkipped(TestDatabase db) {
         Leases leases = db.leases(TestTimings.FAST);
         String name = uniqueName("cron");
-        Handle h = leases.claimSlot(name, T1).orElseThrow();
+        Handle h = leases.slots().claimSlot(name, T1).orElseThrow();
 
         h.finish(T3);
 
@@ -108,9 +106,9 @@ class SlotTest {
         assertEquals(T3.toEpochMilli(), r.slotMs());
         assertEquals(0, r.unfinishedSlotMs());
         assertFalse(r.held(), "finish gives the name back");
-        assertTrue(leases.claimSlot(name, T2).isEmpty(), "an overrun instant is never claimed");
-        assertTrue(leases.claimSlot(name, T3).isEmpty(), "nor the last one passed");
-        assertEquals(Optional.of(T3), leases.lastSlot(name));
+        assertTrue(leases.slots().claimSlot(name, T2).isEmpty(), "an overrun instant is never claimed");
+        assertTrue(leases.slots().claimSlot(name, T3).isEmpty(), "nor the last one passed");
+        assertEquals(Optional.of(T3), leases.slots().lastSlot(name));
     }
 
     @ParameterizedTest
@@ -119,12 +117,12 @@ class SlotTest {
         Leases leases = db.leases(TestTimings.FAST);
         String name = uniqueName("cron");
         Instant ahead = leases.readDatabaseClock().plus(1, ChronoUnit.HOURS);
-        Handle h = leases.claimSlot(name, T1).orElseThrow();
+        Handle h = leases.slots().claimSlot(name, T1).orElseThrow();
 
         h.finish(ahead);
 
         assertEquals(T1.toEpochMilli(), row(leases, name).slotMs());
-        assertTrue(leases.claimSlot(name, ahead).isPresent(), "the other replicas can still claim it");
+        assertTrue(leases.slots().claimSlot(name, ahead).isPresent(), "the other replicas can still claim it");
     }
 
     @ParameterizedTest
@@ -132,7 +130,7 @@ class SlotTest {
     void finishEarlierThanTheInstantOnRecordKeepsTheRecord(TestDatabase db) {
         Leases leases = db.leases(TestTimings.FAST);
         String name = uniqueName("cron");
-        leases.claimSlot(name, T2).orElseThrow().finish(T1);
+        leases.slots().claimSlot(name, T2).orElseThrow().finish(T1);
 
         assertEquals(T2.toEpochMilli(), row(leases, name).slotMs(), "slot_ms never decreases");
     }
@@ -142,10 +140,10 @@ class SlotTest {
     void finishAfterTheLeaseChangedHandsRecordsTheEndWithoutPassed(TestDatabase db) {
         Leases leases = db.leases(TestTimings.EXPIRING);
         String name = uniqueName("cron");
-        Handle first = leases.claimSlot(name, T1).orElseThrow();
+        Handle first = leases.slots().claimSlot(name, T1).orElseThrow();
         awaitExpired(leases, name);
-        Unfinished found = leases.unfinishedSlots(List.of(name)).getFirst();
-        Handle rerun = leases.claimRerun(found).orElseThrow();
+        Unfinished found = leases.slots().unfinishedSlots(List.of(name)).getFirst();
+        Handle rerun = leases.slots().claimRerun(found).orElseThrow();
 
         assertThrows(LeaseLostException.class, () -> first.finish(T3));
 
@@ -161,7 +159,7 @@ class SlotTest {
         // Known lost at the local deadline while the database still counts the lease as this holder's.
         Leases leases = db.leases(TestTimings.FAST);
         String name = uniqueName("cron");
-        Handle h = leases.claimSlot(name, T1).orElseThrow();
+        Handle h = leases.slots().claimSlot(name, T1).orElseThrow();
         h.markLost(new LeaseLostException("no renewal within the local deadline (test)"));
 
         h.finish(T3); // returns: the holder knows already
@@ -178,9 +176,9 @@ class SlotTest {
     void finishAfterALaterInstantWasClaimedLeavesThatOneUnfinished(TestDatabase db) {
         Leases leases = db.leases(TestTimings.EXPIRING);
         String name = uniqueName("cron");
-        Handle first = leases.claimSlot(name, T1).orElseThrow();
+        Handle first = leases.slots().claimSlot(name, T1).orElseThrow();
         awaitExpired(leases, name);
-        leases.claimSlot(name, T2).orElseThrow();
+        leases.slots().claimSlot(name, T2).orElseThrow();
 
         assertThrows(LeaseLostException.class, () -> first.finish(T2));
 
@@ -193,15 +191,15 @@ class SlotTest {
         Leases a = db.leases(TestTimings.FAST);
         Leases b = db.leases(TestTimings.FAST);
         String name = uniqueName("cron");
-        a.claimSlot(name, T1).orElseThrow().release(); // cut short
+        a.slots().claimSlot(name, T1).orElseThrow().release(); // cut short
 
-        List<Unfinished> found = b.unfinishedSlots(List.of(name));
+        List<Unfinished> found = b.slots().unfinishedSlots(List.of(name));
         assertEquals(1, found.size());
         assertEquals(T1, found.getFirst().slot());
         assertFalse(found.getFirst().rerun());
 
-        Optional<Handle> won = b.claimRerun(found.getFirst());
-        Optional<Handle> lost = a.claimRerun(found.getFirst());
+        Optional<Handle> won = b.slots().claimRerun(found.getFirst());
+        Optional<Handle> lost = a.slots().claimRerun(found.getFirst());
         assertTrue(won.isPresent());
         assertTrue(lost.isEmpty(), "the term found holds the row: claimed again elsewhere");
         assertTrue(won.get().rerun());
@@ -209,8 +207,8 @@ class SlotTest {
         assertEquals(T1.toEpochMilli(), row(a, name).rerunSlotMs());
 
         won.get().release(); // cut short a second time
-        assertTrue(b.unfinishedSlots(List.of(name)).isEmpty(), "never a third round");
-        Unfinished givenUp = a.claimSlot(name, T2).orElseThrow().superseded().orElseThrow();
+        assertTrue(b.slots().unfinishedSlots(List.of(name)).isEmpty(), "never a third round");
+        Unfinished givenUp = a.slots().claimSlot(name, T2).orElseThrow().superseded().orElseThrow();
         assertEquals(T1, givenUp.slot());
         assertTrue(givenUp.rerun(), "the instant given up had been run a second time too");
     }
@@ -220,13 +218,13 @@ class SlotTest {
     void rerunThatRunsToItsEndFinishesTheInstant(TestDatabase db) {
         Leases leases = db.leases(TestTimings.FAST);
         String name = uniqueName("cron");
-        leases.claimSlot(name, T1).orElseThrow().release();
-        Handle rerun = leases.claimRerun(leases.unfinishedSlots(List.of(name)).getFirst()).orElseThrow();
+        leases.slots().claimSlot(name, T1).orElseThrow().release();
+        Handle rerun = leases.slots().claimRerun(leases.slots().unfinishedSlots(List.of(name)).getFirst()).orElseThrow();
 
         rerun.finish(T1);
 
         assertEquals(0, row(leases, name).unfinishedSlotMs());
-        assertTrue(leases.claimSlot(name, T2).orElseThrow().superseded().isEmpty());
+        assertTrue(leases.slots().claimSlot(name, T2).orElseThrow().superseded().isEmpty());
     }
 
     @ParameterizedTest
@@ -234,15 +232,15 @@ class SlotTest {
     void claimOfALaterInstantGivesUpTheUnfinishedOne(TestDatabase db) {
         Leases leases = db.leases(TestTimings.FAST);
         String name = uniqueName("cron");
-        leases.claimSlot(name, T1).orElseThrow().release();
+        leases.slots().claimSlot(name, T1).orElseThrow().release();
 
-        Handle h = leases.claimSlot(name, T2).orElseThrow();
+        Handle h = leases.slots().claimSlot(name, T2).orElseThrow();
 
         Unfinished given = h.superseded().orElseThrow();
         assertEquals(T1, given.slot());
         assertEquals(name, given.name());
         assertFalse(given.rerun());
-        assertTrue(leases.unfinishedSlots(List.of(name)).isEmpty(), "never runs again");
+        assertTrue(leases.slots().unfinishedSlots(List.of(name)).isEmpty(), "never runs again");
     }
 
     @ParameterizedTest
@@ -254,12 +252,12 @@ class SlotTest {
         String cutA = uniqueName("cut-a");
         String cutB = uniqueName("cut-b");
         String never = uniqueName("never");
-        leases.claimSlot(held, T1).orElseThrow();
-        leases.claimSlot(finished, T1).orElseThrow().finish(T1);
-        leases.claimSlot(cutA, T1).orElseThrow().release();
-        leases.claimSlot(cutB, T2).orElseThrow().release();
+        leases.slots().claimSlot(held, T1).orElseThrow();
+        leases.slots().claimSlot(finished, T1).orElseThrow().finish(T1);
+        leases.slots().claimSlot(cutA, T1).orElseThrow().release();
+        leases.slots().claimSlot(cutB, T2).orElseThrow().release();
 
-        List<Unfinished> found = leases.unfinishedSlots(List.of(held, finished, cutA, cutB, never));
+        List<Unfinished> found = leases.slots().unfinishedSlots(List.of(held, finished, cutA, cutB, never));
 
         assertEquals(List.of(cutA, cutB), found.stream().map(Unfinished::name).sorted(
                 java.util.Comparator.comparing(List.of(cutA, cutB)::indexOf)).toList());
@@ -270,13 +268,13 @@ class SlotTest {
     void claimAgainIsRefusedOnceTheFirstRoundRecordedItsEnd(TestDatabase db) {
         Leases leases = db.leases(TestTimings.EXPIRING);
         String name = uniqueName("cron");
-        Handle slow = leases.claimSlot(name, T1).orElseThrow();
+        Handle slow = leases.slots().claimSlot(name, T1).orElseThrow();
         awaitExpired(leases, name);
-        Unfinished found = leases.unfinishedSlots(List.of(name)).getFirst();
+        Unfinished found = leases.slots().unfinishedSlots(List.of(name)).getFirst();
 
         slow.finish(T1); // nobody had claimed: the holder still matches, and the end is recorded
 
-        assertTrue(leases.claimRerun(found).isEmpty());
+        assertTrue(leases.slots().claimRerun(found).isEmpty());
     }
 
     @ParameterizedTest
@@ -284,11 +282,11 @@ class SlotTest {
     void claimAgainIsRefusedWhileTheNameIsHeld(TestDatabase db) {
         Leases leases = db.leases(TestTimings.FAST);
         String name = uniqueName("cron");
-        leases.claimSlot(name, T1).orElseThrow().release();
-        Unfinished found = leases.unfinishedSlots(List.of(name)).getFirst();
+        leases.slots().claimSlot(name, T1).orElseThrow().release();
+        Unfinished found = leases.slots().unfinishedSlots(List.of(name)).getFirst();
         leases.claim(name).orElseThrow(); // the plain claim moves the term
 
-        assertTrue(leases.claimRerun(found).isEmpty());
+        assertTrue(leases.slots().claimRerun(found).isEmpty());
     }
 
     @ParameterizedTest

@@ -40,7 +40,7 @@ class StatementTimeoutTest {
         assertFailsAtTheTimeout(db, name, h::renew);
         h.renew(); // the stall over, the same statement answers: the lease is still held
         assertFailsAtTheTimeout(db, name, () -> {
-            BatchResult<Handle, Boolean> renewed = leases.renewAll(List.of(h));
+            BatchResult<Handle, Boolean> renewed = leases.batches().renewAll(List.of(h));
             if (renewed.failed().containsKey(h)) {
                 throw renewed.failed().get(h);
             }

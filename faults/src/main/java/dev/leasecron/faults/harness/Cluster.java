@@ -77,7 +77,7 @@ record Cluster(List<Replica> replicas, DatabaseServer server, List<TcpProxy> pro
                         + " ORDER BY name")) {
             while (rs.next()) {
                 String instance = rs.getString(1);
-                replicas.stream().filter(r -> instance.startsWith(r.name() + "-") && r.alive()).findFirst()
+                replicas.stream().filter(r -> (instance.equals(r.name()) || instance.startsWith(r.name() + "-")) && r.alive()).findFirst()
                         .ifPresent(holders::add);
             }
         } catch (SQLException e) {

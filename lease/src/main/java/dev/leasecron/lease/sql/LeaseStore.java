@@ -1,6 +1,7 @@
 package dev.leasecron.lease.sql;
 
 import dev.leasecron.lease.LeaseDatabaseException;
+import dev.leasecron.lease.LeaseRow;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;

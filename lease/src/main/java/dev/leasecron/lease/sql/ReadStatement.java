@@ -2,6 +2,7 @@ package dev.leasecron.lease.sql;
 
 import static dev.leasecron.lease.sql.LeaseTable.*;
 
+import dev.leasecron.lease.LeaseRow;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;

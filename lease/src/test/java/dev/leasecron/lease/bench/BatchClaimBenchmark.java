@@ -102,12 +102,12 @@ class BatchClaimBenchmark {
         for (Leases replica : replicas) {
             if (batch) {
                 results.add(pool.submit(() -> {
-                    BatchResult<String, Optional<Handle>> claimed = replica.claimSlots(slot, names);
+                    BatchResult<String, Optional<Handle>> claimed = replica.slots().claimSlots(slot, names);
                     long delay = System.nanoTime() - due;
                     Map<Handle, Instant> won = new HashMap<>();
                     claimed.answered().values().forEach(h -> h.ifPresent(x -> won.put(x, slot)));
                     if (!won.isEmpty()) {
-                        replica.finishAll(won);
+                        replica.batches().finishAll(won);
                     }
                     return java.util.Collections.nCopies(won.size(), delay);
                 }));
@@ -118,7 +118,7 @@ class BatchClaimBenchmark {
                         List<Long> delays = new ArrayList<>();
                         // Each thread takes every eighth name, in an order of its own, as jobs due together would.
                         for (int i = from; i < names.size(); i += THREADS_PER_REPLICA) {
-                            Optional<Handle> h = replica.claimSlot(names.get(i), slot);
+                            Optional<Handle> h = replica.slots().claimSlot(names.get(i), slot);
                             if (h.isPresent()) {
                                 delays.add(System.nanoTime() - due);
                                 h.get().finish(slot);

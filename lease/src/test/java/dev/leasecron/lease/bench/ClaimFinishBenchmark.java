@@ -76,7 +76,7 @@ class ClaimFinishBenchmark {
                 for (int i = 0; i < rounds; i++) {
                     slot = slot.plusSeconds(1);
                     long t0 = System.nanoTime();
-                    leases.claimSlot(name, slot).orElseThrow().finish(slot);
+                    leases.slots().claimSlot(name, slot).orElseThrow().finish(slot);
                     took[i] = System.nanoTime() - t0;
                 }
                 return took;

@@ -13,7 +13,7 @@ import dev.leasecron.lease.LeaseListener;
 import dev.leasecron.lease.LeaseTimings;
 import dev.leasecron.lease.Leases;
 import dev.leasecron.lease.UnsupportedDatabaseException;
-import dev.leasecron.lease.sql.LeaseRow;
+import dev.leasecron.lease.LeaseRow;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,7 +94,7 @@ final class StatusCommand implements Callable<Integer> {
                 out.println(where + ": nothing there yet: no lease table (leasecron run creates it)");
                 return found;
             }
-            Map<String, LeaseRow> rows = leases.rows(usable.jobs().stream().map(JobSpec::leaseName).toList()).stream()
+            Map<String, LeaseRow> rows = leases.views().rows(usable.jobs().stream().map(JobSpec::leaseName).toList()).stream()
                     .collect(Collectors.toMap(LeaseRow::name, Function.identity()));
             Instant now = leases.readDatabaseClock();
             out.println(where + ", clock " + now);

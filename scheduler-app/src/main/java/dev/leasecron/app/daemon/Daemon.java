@@ -1,5 +1,6 @@
 package dev.leasecron.app.daemon;
 
+import dev.leasecron.app.db.ConnectionFailures;
 import dev.leasecron.app.logging.Event;
 import dev.leasecron.app.logging.Events;
 import dev.leasecron.app.ops.CachedHealthCheck;
@@ -26,8 +27,10 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +46,8 @@ public final class Daemon {
     /** After the grace, rounds cut short get this long to wind down before the process exits anyway. */
     private static final Duration WIND_DOWN = Duration.ofSeconds(5);
     private static final Duration CONFIG_POLL = Duration.ofSeconds(2);
+    /** Four times the dispatcher's longest wait between turns: a loop that long without a turn is stuck. */
+    private static final Duration STUCK_AFTER = Duration.ofMinutes(2);
 
     private final JobsConfig initial;
     private final Path configFile;
@@ -51,6 +56,8 @@ public final class Daemon {
     private final LeaseTimings timings;
     private final CountDownLatch stopRequested = new CountDownLatch(1);
     private volatile boolean running = true;
+    /** The scheduler once started, for the liveness probe; null before. */
+    private volatile Scheduler scheduler;
     /** Why the primary database carries no leases; null while it does (or is not known yet). */
     private volatile UnsupportedDatabaseException withoutLeases;
 
@@ -77,10 +84,12 @@ public final class Daemon {
     public void run() throws InterruptedException, IOException, ConfigException {
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         SchedulerMetrics metrics = new SchedulerMetrics(prometheus);
+        metrics.configLoaded(Instant.now());
         MetricsListener listener = new MetricsListener(metrics);
         Event.of(Events.PLUGINS_LOADED).with("sources", registry.sources()).info(LOG);
-        try (Databases databases = Databases.open(initial.database(), configFile.toAbsolutePath().getParent())) {
-            Leases leases = Leases.create(databases.shared(), timings, initial.instance(), listener);
+        try (InstanceName instance = InstanceName.hold(initial.instance(), Path.of(System.getProperty("java.io.tmpdir")));
+                Databases databases = Databases.open(initial.database(), configFile.toAbsolutePath().getParent())) {
+            Leases leases = Leases.named(databases.shared(), timings, instance.name(), listener);
             // Readiness asks the database in the background, as often as a holder renews, so /readyz
             // answers from the last result at once, never after the pool's 5 s wait for a connection.
             // A check that has not answered within a renewal attempt's wait (5 s) reads as down: the
@@ -91,7 +100,7 @@ public final class Daemon {
                                     : Health.down("database unreachable or lease table not ready"),
                             timings.renewInterval(), timings.renewInterval().plus(timings.attemptTimeout()));
                     OpsServer ops = OpsServer.start(initial.httpAddress(), initial.httpPort(),
-                            () -> running ? Health.up() : Health.down("shutting down"), readiness, prometheus)) {
+                            this::liveness, readiness, prometheus)) {
                 List<ScheduledJob> jobs = ScheduledJobs.of(initial, registry);
                 if (!initialize(leases, jobs)) {
                     return;
@@ -101,11 +110,13 @@ public final class Daemon {
                 Scheduler scheduler = withoutLeases == null ? new Scheduler(leases, transactions, listener)
                         : Scheduler.withoutLeases(leases, transactions, listener);
                 scheduler.start(jobs);
+                this.scheduler = scheduler;
                 metrics.jobsLoaded(jobs.size());
                 Event.of(Events.DAEMON_STARTED).with("instance", leases.instance()).with("jobs", jobs.size())
-                        .with("database", withoutLeases == null ? leases.dialect().name().toLowerCase(java.util.Locale.ROOT)
+                        .with("database", withoutLeases == null ? leases.databaseKind()
                                 : withoutLeases.productName())
-                        .with("http_port", ops.port()).with("config", configFile.toString()).info(LOG);
+                        .with("http_port", ops.port()).with("config", configFile.toString())
+                        .with("settings", scheduler.settings().describe()).info(LOG);
                 try (ConfigWatcher watcher = ConfigWatcher.start(configFile, loader, reloads(scheduler, metrics), CONFIG_POLL)) {
                     stopRequested.await();
                 }
@@ -113,7 +124,7 @@ public final class Daemon {
                 Event.of(Events.DAEMON_STOPPING).with("rounds_running", scheduler.roundsRunning())
                         .with("grace", initial.shutdownGrace().toString()).info(LOG);
                 boolean clean = scheduler.shutdown(initial.shutdownGrace(), WIND_DOWN);
-                Event.of("daemon.stopped").with("clean", clean).info(LOG);
+                Event.of(Events.DAEMON_STOPPED).with("clean", clean).info(LOG);
             }
         }
     }
@@ -124,7 +135,11 @@ public final class Daemon {
      * and refuses one with a cluster-wide job, as the lease protocol asks: at start, not by running
      * every replica as if it were alone.
      *
-     * @throws StartRefusedException the database cannot carry leases and a job is cluster-wide
+     * A database that refuses this replica's credentials, or has no database by the URL's name, stops
+     * the start: waiting cannot fix it. One that does not answer is waited for, as it may start later.
+     *
+     * @throws StartRefusedException the database cannot carry leases and a job is cluster-wide, or it
+     *     refused the credentials or the database name
      */
     private boolean initialize(Leases leases, List<ScheduledJob> jobs) throws InterruptedException {
         while (true) {
@@ -145,13 +160,31 @@ public final class Daemon {
                                 + " due by this process's clock").info(LOG);
                 return true;
             } catch (LeaseDatabaseException e) {
-                Event.of("database.unavailable").with("error", e.getMessage())
+                Optional<String> refusal = ConnectionFailures.permanent(e);
+                if (refusal.isPresent()) {
+                    throw new StartRefusedException("the primary database at " + initial.database().primary().maskedUrl()
+                            + " refused this replica: " + refusal.get() + "; retrying cannot fix that: check database.url,"
+                            + " username and password in " + configFile, null);
+                }
+                Event.of(Events.DATABASE_UNAVAILABLE).with("error", e.getMessage())
                         .with("retry_in", leases.retryInterval().toString()).warn(LOG);
                 if (stopRequested.await(leases.retryInterval().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
                     return false;
                 }
             }
         }
+    }
+
+    /**
+     * Alive unless shutting down or the scheduler is stuck: its dispatcher not round its loop for
+     * {@link #STUCK_AFTER}. While the database is being opened, before the scheduler starts, alive.
+     */
+    private Health liveness() {
+        if (!running) {
+            return Health.down("shutting down");
+        }
+        Scheduler s = scheduler;
+        return s == null ? Health.up() : s.stuck(STUCK_AFTER).map(Health::down).orElse(Health.up());
     }
 
     private ConfigListener reloads(Scheduler scheduler, SchedulerMetrics metrics) {
@@ -161,7 +194,7 @@ public final class Daemon {
                 if (!config.database().equals(initial.database()) || !config.instance().equals(initial.instance())
                         || !config.httpAddress().equals(initial.httpAddress()) || config.httpPort() != initial.httpPort()
                         || !config.adminToken().equals(initial.adminToken())) {
-                    Event.of("config.restart_needed")
+                    Event.of(Events.CONFIG_RESTART_NEEDED)
                             .with("reason", "database, instance and http changes apply at the next start").warn(LOG);
                 }
                 List<ScheduledJob> jobs = ScheduledJobs.of(config, registry);
@@ -169,18 +202,27 @@ public final class Daemon {
                     scheduler.apply(jobs);
                 } catch (IllegalArgumentException e) {
                     // Without leases, a cluster-wide job added by an edit cannot run: the running jobs stay.
+                    metrics.configRejected();
                     Event.of(Events.CONFIG_REJECTED).with("errors", List.of(e.getMessage()))
                             .with("kept", "the running jobs stay as they were").error(LOG);
                     return;
                 }
                 metrics.jobsLoaded(jobs.size());
+                metrics.configApplied(Instant.now());
                 Event.of(Events.CONFIG_RELOADED).with("jobs", jobs.size()).info(LOG);
             }
 
             @Override
             public void onRejected(List<ConfigError> errors) {
+                metrics.configRejected();
                 Event.of(Events.CONFIG_REJECTED).with("errors", errors.stream().map(ConfigError::toString).toList())
                         .with("kept", "the running jobs stay as they were").error(LOG);
+            }
+
+            @Override
+            public void onRestored() {
+                metrics.configRestored();
+                Event.of(Events.CONFIG_RESTORED).info(LOG);
             }
         };
     }

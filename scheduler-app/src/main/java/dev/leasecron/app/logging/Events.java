@@ -34,6 +34,36 @@ public final class Events {
     public static final String CONFIG_RELOADED = "config.reloaded";
     /** A changed jobs YAML was invalid and ignored; the previous config stays in force. */
     public static final String CONFIG_REJECTED = "config.rejected";
+    /** The jobs YAML holds the config in force again after a rejected edit: what was rejected no longer stands. */
+    public static final String CONFIG_RESTORED = "config.restored";
     /** The job types were loaded: which types, from where ({@code JobRegistry.sources()}). */
     public static final String PLUGINS_LOADED = "plugins.loaded";
+    /** Instants that ran on no replica and never will: job, first, last, count, reason. */
+    public static final String INSTANT_MISSED = "instant.missed";
+    /** An instant whose claim the database did not answer before the job's next instant came. */
+    public static final String INSTANT_UNCLAIMED = "instant.unclaimed";
+    /** A claim the database did not answer, tried again after the retry interval. */
+    public static final String CLAIM_FAILED = "claim.failed";
+    /** A round still runs at its job's next instant, which it overruns. */
+    public static final String ROUND_OVERRUN = "round.overrun";
+    /** The end of a round could not be recorded: its lease expires and the instant runs again. */
+    public static final String ROUND_FINISH_FAILED = "round.finish_failed";
+    /** The lease of a round cut short could not be given back: it expires on its own. */
+    public static final String ROUND_RELEASE_FAILED = "round.release_failed";
+    /** A job's schedule has no further instant: the job stops. */
+    public static final String SCHEDULE_EXHAUSTED = "schedule.exhausted";
+    /** The scheduling of a job stopped on an unexpected error. */
+    public static final String JOB_CRASHED = "job.crashed";
+    /** A read the scheduler needs failed; tried again after the retry interval. */
+    public static final String DATABASE_UNAVAILABLE = "database.unavailable";
+    /** The look for instants cut short failed; tried again after the retry interval. */
+    public static final String RERUN_SWEEP_FAILED = "rerun.sweep_failed";
+    /** Rounds still running after the shutdown grace are cut short. */
+    public static final String DAEMON_CUTTING_SHORT = "daemon.cutting_short";
+    /** The dispatcher of instants failed on an unexpected error; it goes on after the retry interval. */
+    public static final String DISPATCHER_FAILED = "dispatcher.failed";
+    /** The daemon stopped: whether every round ended in time ({@code clean}). */
+    public static final String DAEMON_STOPPED = "daemon.stopped";
+    /** A changed setting of the jobs file takes effect only at the next start. */
+    public static final String CONFIG_RESTART_NEEDED = "config.restart_needed";
 }

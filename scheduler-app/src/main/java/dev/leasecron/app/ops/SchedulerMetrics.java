@@ -7,7 +7,9 @@ import io.micrometer.core.instrument.Meter.MeterProvider;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The scheduler's meters, as Prometheus shows them:
@@ -20,7 +22,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code leasecron_lease_renew_failures_total{job}}, {@code leasecron_lease_losses_total{job}};
  *   <li>{@code leasecron_instants_skipped_total{job}}, {@code leasecron_instants_superseded_total{job}},
  *       {@code leasecron_instants_missed_total{job}}, {@code leasecron_reruns_total{job}};
- *   <li>{@code leasecron_jobs_loaded}: jobs in the config in force.
+ *   <li>{@code leasecron_jobs_loaded}: jobs in the config in force;
+ *   <li>{@code leasecron_config_last_reload_successful}: 1 while the jobs file's contents are the
+ *       config in force, 0 after an edit was rejected (the replica runs the last good config, and
+ *       stays ready: see the README); {@code leasecron_config_last_reload_success_timestamp_seconds}:
+ *       when the config in force was loaded, in Unix seconds; {@code leasecron_config_reloads_total{result}}:
+ *       edits {@code applied} or {@code rejected}. Named as Prometheus and Alertmanager name theirs.
  * </ul>
  *
  * <p>Tags are the job's name and small fixed sets, never an instant, so the number of series grows
@@ -44,6 +51,9 @@ public final class SchedulerMetrics {
     private final MeterProvider<Counter> instantsMissed;
     private final MeterProvider<Counter> reruns;
     private final AtomicInteger jobsLoaded = new AtomicInteger();
+    private final MeterProvider<Counter> configReloads;
+    private final AtomicInteger configSuccessful = new AtomicInteger(1);
+    private final AtomicLong configLoadedAtMillis = new AtomicLong();
 
     /** Registers the meters in {@code registry}, typically a {@code PrometheusMeterRegistry}. */
     public SchedulerMetrics(MeterRegistry registry) {
@@ -69,6 +79,14 @@ public final class SchedulerMetrics {
                 .description("Rounds rerun after a round was cut short").withRegistry(registry);
         Gauge.builder("leasecron.jobs.loaded", jobsLoaded, AtomicInteger::get)
                 .description("Jobs in the config in force").register(registry);
+        configReloads = Counter.builder("leasecron.config.reloads")
+                .description("Edits of the jobs file applied or rejected").withRegistry(registry);
+        Gauge.builder("leasecron.config.last.reload.successful", configSuccessful, AtomicInteger::get)
+                .description("1 while the jobs file's contents are in force, 0 after an edit was rejected")
+                .register(registry);
+        Gauge.builder("leasecron.config.last.reload.success.timestamp", configLoadedAtMillis, millis -> millis.get() / 1000.0)
+                .description("When the config in force was loaded, in Unix seconds").baseUnit("seconds")
+                .register(registry);
     }
 
     /** A round of {@code job} ended with {@code outcome}. */
@@ -125,6 +143,29 @@ public final class SchedulerMetrics {
     /** A rerun of {@code job} started. */
     public void rerunStarted(String job) {
         reruns.withTags("job", job).increment();
+    }
+
+    /** The jobs file was loaded at {@code at}, at start or by an applied edit; its contents are in force. */
+    public void configLoaded(Instant at) {
+        configLoadedAtMillis.set(at.toEpochMilli());
+        configSuccessful.set(1);
+    }
+
+    /** An edit of the jobs file was applied at {@code at}. */
+    public void configApplied(Instant at) {
+        configReloads.withTags("result", "applied").increment();
+        configLoaded(at);
+    }
+
+    /** An edit of the jobs file was rejected: the config in force stays, and is no longer the file's. */
+    public void configRejected() {
+        configReloads.withTags("result", "rejected").increment();
+        configSuccessful.set(0);
+    }
+
+    /** The jobs file holds the config in force again, after a rejected edit. */
+    public void configRestored() {
+        configSuccessful.set(1);
     }
 
     /** The config in force has {@code count} jobs. */

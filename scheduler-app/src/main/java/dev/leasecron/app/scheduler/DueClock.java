@@ -26,6 +26,8 @@ final class DueClock {
     private static final Duration LAST_STRETCH = Duration.ofSeconds(1);
     private static final long FRESH_NANOS = Duration.ofSeconds(5).toNanos();
 
+    private static final LeaseScope NEVER_ENDS = LeaseScope.root();
+
     private final Leases leases;
     /** True on a primary database that cannot carry leases: see {@link #processClock(Leases)}. */
     private final boolean fromProcess;
@@ -101,25 +103,27 @@ final class DueClock {
     }
 
     /**
-     * Waits until the database clock has reached {@code instant}.
-     *
-     * @return false when {@code until} ended first
+     * {@link #now}, waiting for nothing but the database to answer: for a round's own reads of the
+     * clock, which no scope ends; {@code fallback} when the thread is interrupted meanwhile.
      */
-    boolean awaitDue(Instant instant, LeaseScope until) {
+    Instant nowOr(Instant fallback) {
         try {
-            while (!until.isCancelled()) {
-                Duration wait = nextWait(instant, until);
-                if (wait.isZero()) {
-                    return true;
-                }
-                if (until.await(wait)) {
-                    return false;
-                }
-            }
+            return now(NEVER_ENDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return fallback;
         }
-        return false;
+    }
+
+    /**
+     * The last instant of {@code instants} that has come, by this clock's lower bound of the
+     * database's now: {@code instant} itself, or a later one a round of it overran, which its end
+     * takes along (skipped). An instant that came in the last moments of the round, past the bound, is
+     * not taken along: it is claimed right after the round instead, a few milliseconds late, which
+     * costs no statement, where reading the database clock at every round's end cost one per round.
+     */
+    Instant lastCome(Instants instants, Instant instant) {
+        return instants.latestAtOrBefore(nowOr(instant)).filter(p -> p.isAfter(instant)).orElse(instant);
     }
 
     /**

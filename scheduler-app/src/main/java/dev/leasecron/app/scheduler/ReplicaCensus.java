@@ -11,26 +11,27 @@ import java.util.function.Supplier;
 
 /**
  * How many replicas share this replica's jobs, as their lease rows tell it: the instances that claimed
- * one of the jobs' instants within the last {@link #RECENT}, this one included, counted every
- * {@link #EVERY} in one statement. A replica that stopped drops out as the others claim its jobs,
- * and at the latest once its instants are older than {@link #RECENT}; jobs rarer than that count no
- * replica. Until the first count, and while the database does not answer it, the last count stands (at
+ * one of the jobs' instants within the last {@link SchedulerSettings#censusRecent()}, this one
+ * included, counted every {@link SchedulerSettings#censusEvery()} in one statement. A replica that
+ * stopped drops out as the others claim its jobs, and at the latest once its instants are older than
+ * that; jobs rarer than that count no replica. Until the first count, and while the database does not answer it, the last count stands (at
  * first: this replica alone).
  */
 final class ReplicaCensus {
-    static final Duration EVERY = Duration.ofSeconds(10);
-    static final Duration RECENT = Duration.ofHours(1);
-
     private final Leases leases;
     private final Supplier<Collection<String>> names;
     private final LeaseScope scope;
+    private final Duration every;
+    private final Duration recent;
     private volatile int replicas = 1;
 
     /**
      * @param names the jobs this replica claims, read at each count
      * @param scope the census ends with it
      */
-    ReplicaCensus(Leases leases, Supplier<Collection<String>> names, LeaseScope scope) {
+    ReplicaCensus(Leases leases, Supplier<Collection<String>> names, LeaseScope scope, SchedulerSettings settings) {
+        this.every = settings.censusEvery();
+        this.recent = settings.censusRecent();
         this.leases = leases;
         this.names = names;
         this.scope = scope;
@@ -44,7 +45,7 @@ final class ReplicaCensus {
         try {
             do {
                 count();
-            } while (!scope.await(EVERY));
+            } while (!scope.await(every));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -57,7 +58,7 @@ final class ReplicaCensus {
             return;
         }
         try {
-            Set<String> instances = new HashSet<>(leases.claimingInstances(claimed, RECENT));
+            Set<String> instances = new HashSet<>(leases.views().claimingInstances(claimed, recent));
             instances.add(leases.instance());
             replicas = instances.size();
         } catch (LeaseDatabaseException e) {

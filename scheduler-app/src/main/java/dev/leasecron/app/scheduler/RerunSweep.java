@@ -1,7 +1,6 @@
 package dev.leasecron.app.scheduler;
 
 import dev.leasecron.lease.Handle;
-import dev.leasecron.lease.LeaseDatabaseException;
 import dev.leasecron.lease.LeaseScope;
 import dev.leasecron.lease.Leases;
 import dev.leasecron.lease.Unfinished;
@@ -10,7 +9,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.slf4j.event.Level;
 
 /**
  * Twice per retry interval, one statement finds the instants of all this replica's jobs whose round was
@@ -27,20 +25,21 @@ import org.slf4j.event.Level;
  * was not looking, is found by them.
  */
 final class RerunSweep {
-    /**
-     * A replica shutting down gives the leases of the rounds it cuts short back at once: sweeping
-     * twice per retry interval (every second by default) reruns them within about a second of the
-     * release, where a sweep per interval took up to two. It costs one statement per second however
-     * many jobs there are; a crashed replica's rounds wait for their leases to expire either way.
-     */
-    private static final int SWEEPS_PER_RETRY_INTERVAL = 2;
-
     private final Leases leases;
     private final RoundRunner rounds;
     private final Supplier<Map<String, ScheduledJob>> jobsByLeaseName;
     private final LeaseScope scope;
+    private final int sweepsPerRetryInterval;
 
-    RerunSweep(Leases leases, RoundRunner rounds, Supplier<Map<String, ScheduledJob>> jobsByLeaseName, LeaseScope scope) {
+    /**
+     * @param sweepsPerRetryInterval a replica shutting down gives the leases of the rounds it cuts
+     *     short back at once: sweeping twice per retry interval (every second by default) reruns them
+     *     within about a second of the release. It costs one statement per sweep however many jobs
+     *     there are; a crashed replica's rounds wait for their leases to expire either way.
+     */
+    RerunSweep(Leases leases, RoundRunner rounds, Supplier<Map<String, ScheduledJob>> jobsByLeaseName, LeaseScope scope,
+            int sweepsPerRetryInterval) {
+        this.sweepsPerRetryInterval = sweepsPerRetryInterval;
         this.leases = leases;
         this.rounds = rounds;
         this.jobsByLeaseName = jobsByLeaseName;
@@ -49,7 +48,7 @@ final class RerunSweep {
 
     void run() {
         try {
-            Duration every = leases.retryInterval().dividedBy(SWEEPS_PER_RETRY_INTERVAL);
+            Duration every = leases.retryInterval().dividedBy(sweepsPerRetryInterval);
             // Twice the cadence: an expiry just past the next look is still known at this one.
             Duration lookAhead = every.multipliedBy(2);
             Duration wait = every;
@@ -74,20 +73,20 @@ final class RerunSweep {
             return every;
         }
         try {
-            UnfinishedSlots found = leases.unfinishedSlots(jobs.keySet(), lookAhead);
+            UnfinishedSlots found = leases.slots().unfinishedSlots(jobs.keySet(), lookAhead);
             for (Unfinished free : found.free()) {
                 // Once claimed a second time, an instant cut short again never runs: claim only what will run.
                 if (scope.isCancelled()) {
                     return every;
                 }
-                Optional<Handle> claimed = leases.claimRerun(free);
-                claimed.ifPresent(h -> rounds.runInBackground(jobs.get(free.name()), h));
+                Optional<Handle> claimed = leases.slots().claimRerun(free);
+                claimed.ifPresent(h -> Thread.ofVirtual().name("rerun " + free.name()).start(() -> rounds.run(jobs.get(free.name()), h)));
             }
             // Counted from the statement's return, so the next look cannot come before the expiry.
             return found.nextExpiry().filter(expiry -> expiry.compareTo(every) < 0).orElse(every);
-        } catch (LeaseDatabaseException e) {
-            RoundLog.LOG.atLevel(Level.WARN).addKeyValue("event", "rerun.sweep_failed").addKeyValue("error", e.getMessage())
-                    .log("rerun sweep failed, trying again in {}: {}", leases.retryInterval(), e.getMessage());
+        } catch (RuntimeException e) {
+            // A database that does not answer, or a bug: either way the sweep goes on, or no rerun would run again.
+            RoundEvents.sweepFailed(leases.retryInterval(), String.valueOf(e.getMessage()));
             return leases.retryInterval();
         }
     }

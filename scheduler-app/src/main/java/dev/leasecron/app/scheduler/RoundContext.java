@@ -9,7 +9,7 @@ import java.time.Instant;
 import java.util.Map;
 import org.slf4j.Logger;
 
-/** What one round gives its job. Transactions go through the lease's guard. */
+/** What one round gives its job. Transactions go through the lease's guard; a lost lease reaches the job as the plugin API's exception. */
 record RoundContext(
         String jobName,
         Instant instant,
@@ -23,6 +23,10 @@ record RoundContext(
 
     @Override
     public <T> T inTransaction(String database, TransactionWork<T> work) throws Exception {
-        return transactions.inTransaction(database, work);
+        try {
+            return transactions.inTransaction(database, work::run);
+        } catch (dev.leasecron.lease.LeaseLostException e) {
+            throw (dev.leasecron.jobs.LeaseLostException) RoundCancellation.forJobs(e);
+        }
     }
 }

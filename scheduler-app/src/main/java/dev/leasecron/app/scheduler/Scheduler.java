@@ -9,58 +9,54 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
-import org.slf4j.event.Level;
 
 /**
- * The replicated scheduler: a loop per job on virtual threads (a cluster-wide job waiting for its
- * next instant holds no thread: thousands of jobs cost thousands of claims waiting in a map), one
- * rerun sweep, a census of the replicas sharing the jobs, and a shutdown that stops claiming at once,
- * lets running rounds end within a grace and cuts the rest short so a peer runs them again.
+ * The replicated scheduler: one {@link Dispatcher} that keeps the instants of every job, one rerun
+ * sweep, a census of the replicas sharing the jobs, and a shutdown that stops claiming at once, lets
+ * running rounds end within a grace and cuts the rest short so a peer runs them again. The package
+ * documentation walks an instant through it.
  */
 public final class Scheduler {
     private final Leases leases;
-    private final DueClock clock;
-    private final RoundListener listener;
+    private final SchedulerSettings settings;
     private final InFlight inFlight = new InFlight();
     /** Ends when the replica stops claiming. */
     private final LeaseScope claiming = LeaseScope.root();
     /** Ends when the rounds still running after the shutdown grace are cut short. */
     private final LeaseScope rounds = LeaseScope.root();
     private final ReplicaCensus census;
-    private final SharedStatements shared;
     private final RoundRunner roundRunner;
-    private final LocalRounds localRounds;
-    private final Map<String, JobLoop> loops = new LinkedHashMap<>();
+    private final Dispatcher dispatcher;
+    private final Map<String, JobState> jobs = new LinkedHashMap<>();
     private volatile Map<String, ScheduledJob> clusterJobs = Map.of();
     /** False on a primary database that cannot carry leases: only jobs of every replica run. */
     private final boolean withLeases;
 
+    /** A scheduler with the {@linkplain SchedulerSettings#DEFAULTS default settings}. */
     public Scheduler(Leases leases, GuardedTransactions transactions, RoundListener listener) {
-        this(leases, transactions, listener, true, true);
+        this(leases, transactions, listener, SchedulerSettings.DEFAULTS);
     }
 
-    private Scheduler(Leases leases, GuardedTransactions transactions, RoundListener listener, boolean batched,
+    public Scheduler(Leases leases, GuardedTransactions transactions, RoundListener listener, SchedulerSettings settings) {
+        this(leases, transactions, listener, settings, true);
+    }
+
+    private Scheduler(Leases leases, GuardedTransactions transactions, RoundListener listener, SchedulerSettings settings,
             boolean withLeases) {
         this.leases = leases;
+        this.settings = settings;
         this.withLeases = withLeases;
-        this.clock = withLeases ? new DueClock(leases) : DueClock.processClock(leases);
-        this.listener = listener;
-        this.census = new ReplicaCensus(leases, () -> clusterJobs.keySet(), claiming);
-        this.shared = batched ? SharedStatements.batched(leases, clock, claiming, census::replicas)
-                : SharedStatements.singleRow(leases, clock, claiming, census::replicas);
-        this.roundRunner = new RoundRunner(leases, shared, transactions, rounds, clock, listener, inFlight);
-        this.localRounds = new LocalRounds(rounds, transactions, leases.instance(), listener, inFlight);
-    }
-
-    /**
-     * A scheduler whose every claim, finish and release is a single-row statement of its own instead of
-     * a batch shared with the rounds due or ending with it: what a round cost before its statements
-     * were shared, for a benchmark to set beside the default. Behaves the same otherwise.
-     */
-    public static Scheduler withSingleRowStatements(Leases leases, GuardedTransactions transactions,
-            RoundListener listener) {
-        return new Scheduler(leases, transactions, listener, false, true);
+        DueClock clock = withLeases ? new DueClock(leases) : DueClock.processClock(leases);
+        RoundEvents events = new RoundEvents(listener);
+        this.census = new ReplicaCensus(leases, () -> clusterJobs.keySet(), claiming, settings);
+        this.roundRunner = new RoundRunner(leases, new RoundEnds(leases, settings.endingWindow()), transactions, rounds,
+                clock, events, inFlight);
+        LocalRounds local = new LocalRounds(rounds, transactions, leases.instance(), clock, events, inFlight);
+        CatchUp catchUp = new CatchUp(leases, clock, settings.catchUpWindow(), events);
+        this.dispatcher = new Dispatcher(new Scheduling(leases, clock, claiming, settings, events, catchUp, roundRunner,
+                local, census::replicas));
     }
 
     /**
@@ -70,7 +66,7 @@ public final class Scheduler {
      * database's clock with, it decides when an instant is due by this process's clock.
      */
     public static Scheduler withoutLeases(Leases leases, GuardedTransactions transactions, RoundListener listener) {
-        return new Scheduler(leases, transactions, listener, true, false);
+        return new Scheduler(leases, transactions, listener, SchedulerSettings.DEFAULTS, false);
     }
 
     /**
@@ -80,11 +76,12 @@ public final class Scheduler {
      */
     public synchronized void start(Collection<ScheduledJob> jobs) {
         apply(jobs);
+        dispatcher.start();
         if (!withLeases) {
             return; // no lease to count replicas by, nor an instant to run again
         }
         census.start();
-        RerunSweep sweep = new RerunSweep(leases, roundRunner, () -> clusterJobs, claiming);
+        RerunSweep sweep = new RerunSweep(leases, roundRunner, () -> clusterJobs, claiming, settings.sweepsPerRetryInterval());
         Thread.ofVirtual().name("rerun-sweep").start(sweep::run);
     }
 
@@ -95,42 +92,60 @@ public final class Scheduler {
      * @throws IllegalArgumentException a job is cluster-wide on a scheduler {@link #withoutLeases};
      *     nothing changed
      */
-    public synchronized void apply(Collection<ScheduledJob> jobs) {
+    public synchronized void apply(Collection<ScheduledJob> wanted) {
         if (claiming.isCancelled()) {
             return;
         }
         if (!withLeases) {
-            List<String> clusterWide = jobs.stream().filter(ScheduledJob::clusterWide).map(ScheduledJob::name).toList();
+            List<String> clusterWide = wanted.stream().filter(ScheduledJob::clusterWide).map(ScheduledJob::name).toList();
             if (!clusterWide.isEmpty()) {
                 throw new IllegalArgumentException("the primary database cannot carry leases, so only jobs of scope:"
                         + " replica run; cluster-wide: " + String.join(", ", clusterWide));
             }
         }
-        Map<String, ScheduledJob> wanted = jobs.stream()
+        Map<String, ScheduledJob> byName = wanted.stream()
                 .collect(Collectors.toMap(ScheduledJob::name, j -> j, (a, b) -> a, LinkedHashMap::new));
-        loops.entrySet().removeIf(e -> {
-            ScheduledJob next = wanted.get(e.getKey());
-            if (next != null && next.equals(e.getValue().job())) {
+        jobs.entrySet().removeIf(e -> {
+            if (e.getValue().job.equals(byName.get(e.getKey()))) {
                 return false;
             }
-            e.getValue().stop();
+            dispatcher.remove(e.getValue());
             return true;
         });
-        for (ScheduledJob job : wanted.values()) {
-            if (!loops.containsKey(job.name())) {
-                JobLoop loop = new JobLoop(job, leases, shared, clock, roundRunner, localRounds, claiming.child(), listener);
-                loops.put(job.name(), loop);
-                loop.start();
-            }
-        }
+        byName.values().stream().filter(job -> !jobs.containsKey(job.name()))
+                .forEach(job -> jobs.put(job.name(), dispatcher.add(job)));
         Map<String, ScheduledJob> byLease = new HashMap<>();
-        wanted.values().stream().filter(ScheduledJob::clusterWide).forEach(j -> byLease.put(j.leaseName(), j));
+        byName.values().stream().filter(ScheduledJob::clusterWide).forEach(j -> byLease.put(j.leaseName(), j));
         clusterJobs = Map.copyOf(byLease);
+    }
+
+    /** The tuning this scheduler runs with. */
+    public SchedulerSettings settings() {
+        return settings;
     }
 
     /** The jobs running now. */
     public synchronized List<ScheduledJob> jobs() {
-        return loops.values().stream().map(JobLoop::job).toList();
+        return jobs.values().stream().map(s -> s.job).toList();
+    }
+
+    /**
+     * Why this scheduler is stuck, for the liveness probe: its dispatcher has not gone round its loop
+     * for {@code within} (it does at least every 30 s while it runs), or never started. Empty when
+     * healthy, and once it stopped claiming for a shutdown.
+     */
+    public Optional<String> stuck(Duration within) {
+        if (claiming.isCancelled()) {
+            return Optional.empty();
+        }
+        long heartbeat = dispatcher.heartbeat();
+        if (heartbeat == 0) {
+            return Optional.of("the dispatcher has not started");
+        }
+        Duration since = Duration.ofNanos(System.nanoTime() - heartbeat);
+        return since.compareTo(within) > 0
+                ? Optional.of("the dispatcher has not gone round its loop for " + since.toSeconds() + " s")
+                : Optional.empty();
     }
 
     /** Rounds running on this replica now. */
@@ -150,9 +165,7 @@ public final class Scheduler {
         if (inFlight.awaitNone(grace)) {
             return true;
         }
-        RoundLog.LOG.atLevel(Level.WARN).addKeyValue("event", "daemon.cutting_short")
-                .addKeyValue("rounds", inFlight.running())
-                .log("{} round(s) still running after the shutdown grace of {}: cutting them short", inFlight.running(), grace);
+        RoundEvents.cuttingShort(inFlight.running(), grace);
         rounds.cancel("shutdown: the grace of " + grace + " ran out");
         return inFlight.awaitNone(windDown);
     }

@@ -1,7 +1,5 @@
 package dev.leasecron.app.scheduler;
 
-import dev.leasecron.jobs.LeaseLostException;
-import dev.leasecron.lease.Handle;
 import dev.leasecron.lease.LeaseScope;
 import java.io.InterruptedIOException;
 import java.nio.channels.ClosedByInterruptException;
@@ -18,8 +16,8 @@ import java.util.concurrent.TimeoutException;
  * round that stopped because of it timed out.
  *
  * <p>What counts as the interruption, anywhere along the error's causes: the scope's reason itself, a
- * {@link LeaseLostException} (also from a guarded transaction that found the lease gone before the
- * renewals did), and, once the scope has ended, what an interrupted thread or a cancelled task throws
+ * lost lease (the lease module's {@code LeaseLostException} or the plugin API's, also from a guarded
+ * transaction that found the lease gone before the renewals did), and, once the scope has ended, what an interrupted thread or a cancelled task throws
  * ({@link InterruptedException}, {@link InterruptedIOException}, {@link ClosedByInterruptException},
  * {@link CancellationException}, which the built-in jobs throw with the scope's reason as cause).
  */
@@ -45,11 +43,13 @@ final class WorkEnding {
      * Why a round that did not return normally ended, for its end's log entry. A round cut short names
      * the loss when its lease is known lost, even when a shutdown ended its scope first and the loss
      * came while it wound down: the loss is what leaves the name to others.
+     *
+     * @param loss why the round's lease was lost, when it is known lost; null otherwise
      */
-    static String reason(Outcome outcome, Throwable error, Handle handle, LeaseScope work) {
+    static String reason(Outcome outcome, Throwable error, String loss, LeaseScope work) {
         Throwable stop = work.reason();
-        if (outcome == Outcome.CUT_SHORT && handle.lost()) {
-            return handle.loss().map(Throwable::getMessage).orElse("lease lost");
+        if (outcome == Outcome.CUT_SHORT && loss != null) {
+            return loss;
         }
         if ((outcome == Outcome.CUT_SHORT || outcome == Outcome.TIMEOUT) && stop != null) {
             return stop.getMessage();
@@ -64,7 +64,8 @@ final class WorkEnding {
     static boolean isInterruption(Throwable error, Throwable stop) {
         Throwable t = error;
         for (int i = 0; t != null && i < MAX_CAUSES; i++, t = t.getCause()) {
-            if (t == stop || t instanceof LeaseLostException) {
+            if (t == stop || t instanceof dev.leasecron.lease.LeaseLostException
+                    || t instanceof dev.leasecron.jobs.LeaseLostException) {
                 return true;
             }
             if (stop != null && (t instanceof InterruptedException || t instanceof InterruptedIOException

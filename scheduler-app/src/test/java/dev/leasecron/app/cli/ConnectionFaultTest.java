@@ -2,14 +2,22 @@ package dev.leasecron.app.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.leasecron.app.daemon.Daemon;
 import dev.leasecron.app.db.Pools;
 import dev.leasecron.app.plugins.HttpJob;
 import dev.leasecron.app.plugins.JobRegistry;
 import dev.leasecron.app.plugins.ShellJob;
+import dev.leasecron.config.ConfigLoader;
+import dev.leasecron.config.JobTypeChecker;
 import dev.leasecron.lease.LeaseDatabaseException;
 import dev.leasecron.lease.LeaseListener;
 import dev.leasecron.lease.LeaseTimings;
@@ -23,16 +31,25 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
 /**
  * A database that cannot be reached is reported with the driver's reason (authentication failed,
  * connection refused, no such database or folder), in one line, without a stack trace: by
- * {@code status} on stderr, and by {@code run} in the message it logs while it waits.
+ * {@code status} on stderr, and by {@code run} in the message it logs while it waits. A refusal that
+ * retrying cannot fix (credentials, no such database) stops {@code run} at start with one line and
+ * status 1; a database that does not answer is waited for.
  */
 class ConnectionFaultTest {
     private record Run(int status, String out, String err) {}
@@ -87,6 +104,77 @@ class ConnectionFaultTest {
     }
 
     @Test
+    void runStopsWhenThePasswordIsRefused(@TempDir Path directory) throws Exception {
+        TestDatabase mariadb = TestDatabases.of("mariadb");
+        Path file = jobsFile(directory, mariadb.url(), mariadb.user(), "not-" + mariadb.password());
+
+        Run run = runUntilItEnds("run", "--config", file.toString());
+
+        assertRefused(run, mariadb.url(), "Access denied for user");
+        assertFalse(run.err().contains("not-" + mariadb.password()), run.err());
+    }
+
+    @Test
+    void runStopsWhenTheUserIsUnknown(@TempDir Path directory) throws Exception {
+        TestDatabase postgres = TestDatabases.of("postgres");
+        Path file = jobsFile(directory, postgres.url(), "leasecron_nobody", "secret");
+
+        Run run = runUntilItEnds("run", "--config", file.toString());
+
+        assertRefused(run, postgres.url(), "role \"leasecron_nobody\" does not exist");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"postgres", "mariadb"})
+    void runStopsWhenTheDatabaseDoesNotExist(String kind, @TempDir Path directory) throws Exception {
+        TestDatabase db = TestDatabases.of(kind);
+        // test_*: a name the MariaDB user may see, so that the server says unknown database, not access denied.
+        String url = db.url().replaceFirst("/[^/?]+(\\?|$)", "/test_absent$1");
+        Path file = jobsFile(directory, url, db.user(), db.password());
+
+        Run run = runUntilItEnds("run", "--config", file.toString());
+
+        assertRefused(run, url, kind.equals("postgres") ? "database \"test_absent\" does not exist"
+                : "Unknown database 'test_absent'");
+    }
+
+    /** A database that refuses connections may start after the daemon: the daemon waits for it. */
+    @Test
+    void runWaitsForADatabaseThatRefusesConnections(@TempDir Path directory) throws Exception {
+        int port = closedPort();
+        Path file = jobsFile(directory, "jdbc:postgresql://127.0.0.1:" + port + "/leasecron", "", "");
+        ConfigLoader loader = new ConfigLoader(Map.of(), JobTypeChecker.acceptAny());
+        Daemon daemon = new Daemon(loader.load(file), file, loader, JobRegistry.of(new ShellJob(), new HttpJob()),
+                LeaseTimings.DEFAULT);
+        Logger log = (Logger) LoggerFactory.getLogger("leasecron.daemon");
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        log.addAppender(logged);
+        try {
+            CompletableFuture<Void> running = CompletableFuture.runAsync(() -> {
+                try {
+                    daemon.run();
+                } catch (Exception e) {
+                    throw new CompletionException(e);
+                }
+            }, task -> Thread.ofPlatform().name("daemon-under-test").start(task));
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> running.isDone() || unavailable(logged) >= 2);
+            assertFalse(running.isDone(), () -> "the daemon gave up: " + running);
+
+            daemon.stop();
+            running.get(30, TimeUnit.SECONDS);
+        } finally {
+            daemon.stop();
+            log.detachAppender(logged);
+        }
+    }
+
+    private static long unavailable(ListAppender<ILoggingEvent> logged) {
+        return List.copyOf(logged.list).stream().filter(e -> e.getMessage().startsWith("database.unavailable")).count();
+    }
+
+    @Test
     void runRefusesToStartWhenTheSqliteFolderIsMissing(@TempDir Path directory) throws Exception {
         Path folder = directory.resolve("no-such-folder");
         Path file = jobsFile(directory, "jdbc:sqlite:" + folder.resolve("leases.db"), null, null);
@@ -106,6 +194,17 @@ class ConnectionFaultTest {
         }
     }
 
+    private static void assertRefused(Run run, String url, String driverSays) {
+        assertOneLine(run, "the primary database at " + url + " refused this replica: ");
+        assertTrue(run.err().contains(driverSays), run.err());
+        assertTrue(run.err().contains("retrying cannot fix that"), run.err());
+    }
+
+    /** {@link #run}, failing instead of hanging when the command does not end by itself. */
+    private static Run runUntilItEnds(String... args) {
+        return assertTimeoutPreemptively(Duration.ofSeconds(60), () -> run(args), "the command did not end");
+    }
+
     private static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
@@ -117,7 +216,7 @@ class ConnectionFaultTest {
     }
 
     private static Path jobsFile(Path directory, String url, String user, String password) throws IOException {
-        StringBuilder yaml = new StringBuilder("database:\n  url: \"" + url + "\"\n");
+        StringBuilder yaml = new StringBuilder("http:\n  port: " + closedPort() + "\ndatabase:\n  url: \"" + url + "\"\n");
         if (user != null && !user.isEmpty()) {
             yaml.append("  username: \"").append(user).append("\"\n");
         }

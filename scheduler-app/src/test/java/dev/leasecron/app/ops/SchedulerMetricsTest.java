@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 class SchedulerMetricsTest {
@@ -38,6 +39,30 @@ class SchedulerMetricsTest {
         assertContains(text, "leasecron_instants_skipped_total{job=\"backup\"} 4.0");
         assertContains(text, "leasecron_instants_superseded_total{job=\"backup\"} 1.0");
         assertContains(text, "leasecron_reruns_total{job=\"backup\"} 1.0");
+    }
+
+    @Test
+    void theConfigMetersSayWhetherTheFileIsInForceAndSince() {
+        metrics.configLoaded(Instant.parse("2026-12-06T10:00:00Z"));
+        assertContains(registry.scrape(), "leasecron_config_last_reload_successful 1.0");
+        assertContains(registry.scrape(), "leasecron_config_last_reload_success_timestamp_seconds 1.7965512E9");
+
+        metrics.configRejected();
+        String rejected = registry.scrape();
+        assertContains(rejected, "leasecron_config_last_reload_successful 0.0");
+        assertContains(rejected, "leasecron_config_reloads_total{result=\"rejected\"} 1.0");
+        assertContains(rejected, "leasecron_config_last_reload_success_timestamp_seconds 1.7965512E9");
+
+        metrics.configRestored();
+        assertContains(registry.scrape(), "leasecron_config_last_reload_successful 1.0");
+
+        metrics.configRejected();
+        metrics.configApplied(Instant.parse("2026-12-06T11:00:00Z"));
+        String applied = registry.scrape();
+        assertContains(applied, "leasecron_config_last_reload_successful 1.0");
+        assertContains(applied, "leasecron_config_reloads_total{result=\"applied\"} 1.0");
+        assertContains(applied, "leasecron_config_reloads_total{result=\"rejected\"} 2.0");
+        assertContains(applied, "leasecron_config_last_reload_success_timestamp_seconds 1.7965548E9");
     }
 
     @Test

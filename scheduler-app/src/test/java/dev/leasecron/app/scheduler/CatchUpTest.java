@@ -31,7 +31,7 @@ class CatchUpTest {
         Leases seed = db.leases(TestTimings.FAST);
         Instant now = seed.readDatabaseClock();
         Instant earlier = new EveryPeriod(SECOND).latestAtOrBefore(now.minusSeconds(10)).orElseThrow();
-        seed.claimSlot("cron:" + name, earlier).orElseThrow().finish(earlier);
+        seed.slots().claimSlot("cron:" + name, earlier).orElseThrow().finish(earlier);
 
         RecordingJob job = new RecordingJob();
         job.behave(context -> {

@@ -41,7 +41,7 @@ class CrashedHolderTest {
         RecordingJob job = new RecordingJob();
         Leases dead = db.leases(TIMINGS);
         // The first statements of a process are slow (class loading): not on the clock below.
-        dead.claimSlot(uniqueName("warm-up"), Instant.parse("2026-01-01T00:00:00Z")).orElseThrow().release();
+        dead.slots().claimSlot(uniqueName("warm-up"), Instant.parse("2026-01-01T00:00:00Z")).orElseThrow().release();
 
         try (LogCapture log = LogCapture.start();
                 Replica replica = Replica.over(db, TIMINGS, db.pool(4))) {
@@ -73,9 +73,9 @@ class CrashedHolderTest {
             assertTrue(log.of("instant.superseded", name).isEmpty(), log.dump(name));
 
             // It stays skipped: on record, so that any later claim of it is refused.
-            assertTrue(!dead.lastSlot("cron:" + name).orElseThrow().isBefore(last), "on record as passed");
-            await().atMost(Duration.ofSeconds(5)).until(() -> !dead.rows(List.of("cron:" + name)).getFirst().held());
-            assertEquals(Optional.empty(), dead.claimSlot("cron:" + name, kept).map(Handle::slot),
+            assertTrue(!dead.slots().lastSlot("cron:" + name).orElseThrow().isBefore(last), "on record as passed");
+            await().atMost(Duration.ofSeconds(5)).until(() -> !dead.views().rows(List.of("cron:" + name)).getFirst().held());
+            assertEquals(Optional.empty(), dead.slots().claimSlot("cron:" + name, kept).map(Handle::slot),
                     "a later claim of the skipped instant is refused");
             assertTrue(job.rounds(r -> r.instant().equals(kept)).isEmpty());
         }
@@ -88,6 +88,6 @@ class CrashedHolderTest {
         if (intoPeriod < 900 || intoPeriod > 1100) {
             return Optional.empty();
         }
-        return leases.claimSlot("cron:" + name, new EveryPeriod(PERIOD).next(now).orElseThrow());
+        return leases.slots().claimSlot("cron:" + name, new EveryPeriod(PERIOD).next(now).orElseThrow());
     }
 }

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.leasecron.lease.sql.LeaseRow;
+import dev.leasecron.lease.LeaseRow;
 import dev.leasecron.lease.testing.Outage;
 import dev.leasecron.lease.testing.TestDatabase;
 import dev.leasecron.lease.testing.TestTimings;
@@ -56,7 +56,7 @@ class FinishFailedTest {
             assertTrue(rounds.get(1).term() > term, "under a lease of its own: " + rounds);
             assertEquals(List.of("ended " + name + " ok", "ended " + name + " ok rerun"), replica.events("ended " + name),
                     "the first round ran to its end; only its record was missing");
-            LeaseRow row = replica.leases.rows(List.of("cron:" + name)).getFirst();
+            LeaseRow row = replica.leases.views().rows(List.of("cron:" + name)).getFirst();
             assertEquals(0, row.unfinishedSlotMs(), "the rerun's end is on record: " + row);
             assertTrue(log.of("instant.superseded", name).isEmpty(), log.dump(name));
         }

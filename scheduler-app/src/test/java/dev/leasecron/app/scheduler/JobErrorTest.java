@@ -50,6 +50,26 @@ class JobErrorTest {
         assertErrorIsAFailure(db, false);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void aFailureTheJobReportsIsLoggedAsOneLineWithoutAStack(TestDatabase db) throws Exception {
+        String name = uniqueName("reported");
+        RecordingJob job = new RecordingJob();
+        job.behave(context -> {
+            throw new Exception("command exited with status 3");
+        });
+        try (LogCapture log = LogCapture.start();
+                Replica replica = Replica.over(db, TestTimings.FAST, db.pool(4))) {
+            replica.start(job(name, job, true));
+            await().atMost(Duration.ofSeconds(15)).until(() -> log.of("round.end", name).size() >= 1);
+            ILoggingEvent end = log.of("round.end", name).getFirst();
+            assertEquals("failed", kv(end, "outcome"));
+            assertEquals("command exited with status 3", kv(end, "error"), log.dump(name));
+            assertEquals(Exception.class.getName(), kv(end, "error_type"));
+            assertEquals(null, end.getThrowableProxy(), "no stack for a failure the job reports: " + end);
+        }
+    }
+
     private static void assertErrorIsAFailure(TestDatabase db, boolean clusterWide) throws Exception {
         String name = uniqueName("error");
         RecordingJob job = new RecordingJob();
@@ -75,7 +95,7 @@ class JobErrorTest {
             }
             assertTrue(log.of("job.crashed", name).isEmpty(), "the loop goes on: " + log.dump(name));
             if (clusterWide) {
-                assertTrue(replica.leases.unfinishedSlots(List.of("cron:" + name)).isEmpty(), "every end recorded");
+                assertTrue(replica.leases.slots().unfinishedSlots(List.of("cron:" + name)).isEmpty(), "every end recorded");
             }
         }
     }

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import dev.leasecron.lease.LeaseFailure;
 import dev.leasecron.lease.LeaseTimings;
-import dev.leasecron.lease.sql.LeaseRow;
+import dev.leasecron.lease.LeaseRow;
 import dev.leasecron.lease.testing.Outage;
 import dev.leasecron.lease.testing.TestDatabase;
 import dev.leasecron.lease.testing.TestTimings;
@@ -83,7 +83,7 @@ class LostLeaseTest {
             RecordingJob.Round cut = job.rounds().getFirst();
 
             // Neither finished nor given back: the row is as the claim left it, until it expires.
-            LeaseRow row = replica.leases.rows(List.of("cron:" + name)).getFirst();
+            LeaseRow row = replica.leases.views().rows(List.of("cron:" + name)).getFirst();
             assertTrue(row.held(), "left to expire: " + row);
             assertEquals(cut.term(), row.term(), "still the lost holder's: " + row);
             assertEquals(first.toEpochMilli(), row.unfinishedSlotMs(), "no end recorded: " + row);
@@ -136,9 +136,9 @@ class LostLeaseTest {
             ILoggingEvent end = log.of("round.end", name).getFirst();
             assertEquals("ok", kv(end, "outcome"));
 
-            LeaseRow row = replica.leases.rows(List.of("cron:" + name)).getFirst();
+            LeaseRow row = replica.leases.views().rows(List.of("cron:" + name)).getFirst();
             assertEquals(0, row.unfinishedSlotMs(), "its end is recorded, without the lease: " + row);
-            assertTrue(replica.leases.unfinishedSlots(List.of("cron:" + name)).isEmpty(), "never rerun");
+            assertTrue(replica.leases.slots().unfinishedSlots(List.of("cron:" + name)).isEmpty(), "never rerun");
             assertTrue(job.rounds(RecordingJob.Round::rerun).isEmpty());
             assertEquals(List.of(), failures, "the job returned within the step-down grace");
         }

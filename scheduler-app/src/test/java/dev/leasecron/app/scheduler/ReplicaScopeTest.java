@@ -39,7 +39,7 @@ class ReplicaScopeTest {
                 assertEquals(ran.size(), Set.copyOf(ran).size(), "each instant once per replica: " + ran);
             }
             assertTrue(job.rounds().stream().allMatch(r -> r.term() == 0 && !r.rerun()), "no lease, no rerun: " + job.rounds());
-            assertEquals(List.of(), a.leases.rows(List.of("cron:" + name)), "nothing claimed: no lease row");
+            assertEquals(List.of(), a.leases.views().rows(List.of("cron:" + name)), "nothing claimed: no lease row");
             assertTrue(a.events.stream().allMatch(e -> e.equals("ended " + name + " ok")), a.events.toString());
             assertTrue(b.events.stream().allMatch(e -> e.equals("ended " + name + " ok")), b.events.toString());
         }

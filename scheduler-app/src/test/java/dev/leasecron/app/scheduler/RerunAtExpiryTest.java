@@ -30,7 +30,7 @@ class RerunAtExpiryTest {
      * How long before an instant the survivor starts: its sweep then looks about 350 ms before the
      * dead holder's lease expires and next about 350 ms after, which is after the survivor's own claim
      * of the next instant (refused at the instant before, it goes out 250 ms after its instant,
-     * DueClaims.AFTER_REFUSAL). Looking only on its cadence, the sweep would come second.
+     * SchedulerSettings.putOff). Looking only on its cadence, the sweep would come second.
      */
     private static final long START_AHEAD_MS = 850;
     /** How long before that instant the dead holder claims it: ahead of the survivor's claim. */
@@ -43,7 +43,7 @@ class RerunAtExpiryTest {
         String name = uniqueName("killed");
         Leases dead = db.leases(TIMINGS);
         // The first statements of a process are slow (class loading): not on the clock below.
-        dead.claimSlot(uniqueName("warm-up"), Instant.parse("2026-01-01T00:00:00Z")).orElseThrow().release();
+        dead.slots().claimSlot(uniqueName("warm-up"), Instant.parse("2026-01-01T00:00:00Z")).orElseThrow().release();
 
         try (Replica survivor = new Replica(db, TIMINGS)) {
             Instant cut = awaitWithin(dead, START_AHEAD_MS);
@@ -52,7 +52,7 @@ class RerunAtExpiryTest {
             // The dead holder claims the instant just before it comes and is never heard of again; the
             // survivor's claim of it is refused, so its claim of the next one is put off.
             assertEquals(cut, awaitWithin(dead, CLAIM_AHEAD_MS), "the survivor started within the same period");
-            dead.claimSlot("cron:" + name, cut).orElseThrow();
+            dead.slots().claimSlot("cron:" + name, cut).orElseThrow();
             assertTrue(dead.readDatabaseClock().isBefore(cut), "claimed ahead of the instant (a loaded machine?)");
 
             String superseded = "superseded " + name;

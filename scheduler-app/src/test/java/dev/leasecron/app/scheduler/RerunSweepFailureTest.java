@@ -30,7 +30,7 @@ class RerunSweepFailureTest {
         // An instant cut short a moment ago and given back, free to run again; the job's next is an hour off.
         Leases seed = db.leases(TestTimings.FAST);
         Instant cut = seed.readDatabaseClock().minusSeconds(2);
-        seed.claimSlot("cron:" + name, cut).orElseThrow().release();
+        seed.slots().claimSlot("cron:" + name, cut).orElseThrow().release();
 
         RecordingJob job = new RecordingJob();
         Outage outage = new Outage(db.pool(4));
@@ -52,7 +52,7 @@ class RerunSweepFailureTest {
             assertEquals(cut, job.rounds().getFirst().instant());
             assertTrue(job.rounds().getFirst().rerun(), "the sweep ran it again: " + job.rounds());
             await().atMost(Duration.ofSeconds(5)).until(() -> replica.events.contains("ended " + name + " ok rerun"));
-            assertTrue(replica.leases.unfinishedSlots(List.of("cron:" + name)).isEmpty());
+            assertTrue(replica.leases.slots().unfinishedSlots(List.of("cron:" + name)).isEmpty());
         }
     }
 }

@@ -14,7 +14,7 @@ import dev.leasecron.lease.LeaseScope;
 import dev.leasecron.lease.LeaseTimings;
 import dev.leasecron.lease.Leases;
 import dev.leasecron.lease.Unfinished;
-import dev.leasecron.lease.sql.LeaseRow;
+import dev.leasecron.lease.LeaseRow;
 import dev.leasecron.lease.testing.Outage;
 import dev.leasecron.lease.testing.TestDatabase;
 import dev.leasecron.lease.testing.TestTimings;
@@ -36,8 +36,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.slf4j.LoggerFactory;
 
 /**
- * A round hands in its end and frees its thread; it counts as running until its end is on record. What
- * the work threw decides its outcome: only the interruption itself cuts a round short.
+ * A round counts as running until its end is on record. What the work threw decides its outcome: only
+ * the interruption itself cuts a round short.
  */
 class RoundRunnerTest {
     /**
@@ -74,8 +74,8 @@ class RoundRunnerTest {
                 outcome.set(how);
             }
         };
-        runner = new RoundRunner(leases, SharedStatements.batched(leases, clock, claiming, () -> 1),
-                new GuardedTransactions(leases, pool, Map.of()), rounds, clock, listener, inFlight);
+        runner = new RoundRunner(leases, new RoundEnds(leases, SchedulerSettings.DEFAULTS.endingWindow()),
+                new GuardedTransactions(leases, pool, Map.of()), rounds, clock, new RoundEvents(listener), inFlight);
         entries.start();
         schedulerLog.addAppender(entries);
     }
@@ -92,23 +92,23 @@ class RoundRunnerTest {
 
     private Handle claim(ScheduledJob job) throws Exception {
         Instant slot = leases.readDatabaseClock().truncatedTo(ChronoUnit.SECONDS);
-        return leases.claimSlot(job.leaseName(), slot).orElseThrow();
+        return leases.slots().claimSlot(job.leaseName(), slot).orElseThrow();
     }
 
     private LeaseRow row(ScheduledJob job) {
-        return leases.rows(List.of(job.leaseName())).getFirst();
+        return leases.views().rows(List.of(job.leaseName())).getFirst();
     }
 
-    /** Runs the round on a thread of its own, as the job loops do; completes once its end is recorded. */
+    /** Runs the round on a thread of its own, as the dispatcher does; completes once its end is recorded. */
     private CompletableFuture<Instant> runInBackground(ScheduledJob job, Handle handle) {
         CompletableFuture<Instant> ended = new CompletableFuture<>();
-        Thread.ofVirtual().name("test round").start(() -> runner.run(job, handle).whenComplete((passed, failure) -> {
-            if (failure != null) {
-                ended.completeExceptionally(failure);
-            } else {
-                ended.complete(passed);
+        Thread.ofVirtual().name("test round").start(() -> {
+            try {
+                ended.complete(runner.run(job, handle));
+            } catch (RuntimeException | Error e) {
+                ended.completeExceptionally(e);
             }
-        }));
+        });
         return ended;
     }
 
@@ -147,7 +147,7 @@ class RoundRunnerTest {
         ScheduledJob job = job(TestDatabase.uniqueName("ends"));
         Handle handle = claim(job);
 
-        Instant passed = runner.run(job, handle).get(10, TimeUnit.SECONDS);
+        Instant passed = runInBackground(job, handle).get(10, TimeUnit.SECONDS);
 
         assertEquals(handle.slot().orElseThrow(), passed);
         assertEquals(0, inFlight.running(), "counted until its end was recorded, not after");
@@ -155,7 +155,7 @@ class RoundRunnerTest {
         assertEquals(0, row.unfinishedSlotMs(), "the finish is on record: " + row);
         assertFalse(row.held(), "the name is given back: " + row);
         assertEquals(Outcome.OK, outcome.get());
-        assertEquals("round-endings", endedOn.get(), "goes on on the rounds' endings thread, not the statement's");
+        assertEquals("test round", endedOn.get(), "ends on the round's own thread, not the statement's");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -178,7 +178,7 @@ class RoundRunnerTest {
         assertEquals(0, inFlight.running());
         assertEquals(Outcome.CUT_SHORT, outcome.get());
         assertEquals(List.of(job.leaseName()),
-                leases.unfinishedSlots(List.of(job.leaseName())).stream().map(Unfinished::name).toList(),
+                leases.slots().unfinishedSlots(List.of(job.leaseName())).stream().map(Unfinished::name).toList(),
                 "released unfinished, free for a rerun");
     }
 
@@ -222,7 +222,7 @@ class RoundRunnerTest {
         assertTrue(handle.lost());
         assertEquals(Outcome.FAILED, outcome.get());
         assertEquals(0, row(job).unfinishedSlotMs(), "its end is recorded without the lease: " + row(job));
-        assertTrue(leases.unfinishedSlots(List.of(job.leaseName())).isEmpty(), "never rerun");
+        assertTrue(leases.slots().unfinishedSlots(List.of(job.leaseName())).isEmpty(), "never rerun");
     }
 
     @ParameterizedTest(name = "{0}")

@@ -38,7 +38,7 @@ class ScheduleExhaustedTest {
             replica.start(job(name, job, never, true));
             assertLoopEndsWithOneWarning(log, name, never);
             assertTrue(job.rounds().isEmpty());
-            assertEquals(List.of(), replica.leases.rows(List.of("cron:" + name)), "nothing was ever claimed");
+            assertEquals(List.of(), replica.leases.views().rows(List.of("cron:" + name)), "nothing was ever claimed");
         }
     }
 

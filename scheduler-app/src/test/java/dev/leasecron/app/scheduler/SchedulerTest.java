@@ -186,7 +186,7 @@ class SchedulerTest {
         Leases seed = db.leases(TestTimings.FAST);
         Instant now = seed.readDatabaseClock();
         Instant longAgo = new EveryPeriod(SECOND).latestAtOrBefore(now.minusSeconds(30)).orElseThrow();
-        seed.claimSlot("cron:" + name, longAgo).orElseThrow().finish(longAgo);
+        seed.slots().claimSlot("cron:" + name, longAgo).orElseThrow().finish(longAgo);
 
         RecordingJob job = new RecordingJob();
         try (Replica a = new Replica(db, TestTimings.FAST).start(job(name, job, "a"))) {
@@ -251,7 +251,7 @@ class SchedulerTest {
         Leases seed = db.leases(TestTimings.FAST);
         Instant now = seed.readDatabaseClock();
         Instant earlier = new EveryPeriod(SECOND).latestAtOrBefore(now.minusSeconds(10)).orElseThrow();
-        seed.claimSlot("cron:" + name, earlier).orElseThrow().finish(earlier);
+        seed.slots().claimSlot("cron:" + name, earlier).orElseThrow().finish(earlier);
 
         RecordingJob job = new RecordingJob();
         try (Replica a = new Replica(db, TestTimings.FAST).start(job(name, job, "a", false, Duration.ofMinutes(1)))) {
@@ -268,7 +268,7 @@ class SchedulerTest {
         Leases peer = db.leases(LeaseTimings.DEFAULT);
         Instant now = peer.readDatabaseClock();
         Instant overrunning = new EveryPeriod(SECOND).latestAtOrBefore(now.minusSeconds(3)).orElseThrow();
-        Handle round = peer.claimSlot("cron:" + name, overrunning).orElseThrow();
+        Handle round = peer.slots().claimSlot("cron:" + name, overrunning).orElseThrow();
 
         Logger log = (Logger) LoggerFactory.getLogger("leasecron.scheduler");
         ListAppender<ILoggingEvent> entries = new ListAppender<>();
@@ -299,8 +299,8 @@ class SchedulerTest {
         Instant now = seed.readDatabaseClock();
         Instant cut = new EveryPeriod(SECOND).latestAtOrBefore(now.minusSeconds(5)).orElseThrow();
         // Cut short twice (first round and rerun), so no sweep runs it again: the next claim gives it up.
-        seed.claimSlot("cron:" + name, cut).orElseThrow().release();
-        seed.claimRerun(seed.unfinishedSlots(List.of("cron:" + name)).getFirst()).orElseThrow().release();
+        seed.slots().claimSlot("cron:" + name, cut).orElseThrow().release();
+        seed.slots().claimRerun(seed.slots().unfinishedSlots(List.of("cron:" + name)).getFirst()).orElseThrow().release();
 
         RecordingJob job = new RecordingJob();
         try (Replica a = new Replica(db, TestTimings.FAST).start(job(name, job, "a", false, Duration.ofMinutes(1)))) {
@@ -321,7 +321,7 @@ class SchedulerTest {
         await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
                 .until(() -> peer.readDatabaseClock().toEpochMilli() % 1000 < 300);
         Instant held = new EveryPeriod(SECOND).latestAtOrBefore(peer.readDatabaseClock()).orElseThrow();
-        Handle round = peer.claimSlot("cron:" + name, held).orElseThrow();
+        Handle round = peer.slots().claimSlot("cron:" + name, held).orElseThrow();
 
         RecordingJob job = new RecordingJob();
         try (Replica a = new Replica(db, TestTimings.FAST).start(job(name, job, "a", false, Duration.ofMinutes(1)))) {

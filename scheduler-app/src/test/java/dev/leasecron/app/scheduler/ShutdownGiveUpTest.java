@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.leasecron.jobs.JobContext;
-import dev.leasecron.lease.sql.LeaseRow;
+import dev.leasecron.lease.LeaseRow;
 import dev.leasecron.lease.testing.TestDatabase;
 import dev.leasecron.lease.testing.TestTimings;
 import java.time.Duration;
@@ -54,7 +54,7 @@ class ShutdownGiveUpTest {
                     job.type(), job, Map.of(), Duration.ofMinutes(1), false, true));
             try {
                 await().atMost(Duration.ofSeconds(10)).until(() -> running.get() != null);
-                String holder = replica.leases.rows(List.of("cron:" + name)).getFirst().holder();
+                String holder = replica.leases.views().rows(List.of("cron:" + name)).getFirst().holder();
 
                 long started = System.nanoTime();
                 CompletableFuture<Boolean> shutdown = CompletableFuture.supplyAsync(() -> {
@@ -76,7 +76,7 @@ class ShutdownGiveUpTest {
 
                 // Longer than the 3 s lease: its renewals go on while the job runs on.
                 await().during(Duration.ofMillis(3500)).atMost(Duration.ofSeconds(6)).until(() -> {
-                    LeaseRow row = replica.leases.rows(List.of("cron:" + name)).getFirst();
+                    LeaseRow row = replica.leases.views().rows(List.of("cron:" + name)).getFirst();
                     return row.held() && row.holder().equals(holder);
                 });
             } finally {
@@ -85,7 +85,7 @@ class ShutdownGiveUpTest {
             await().atMost(Duration.ofSeconds(5)).until(() -> replica.scheduler.roundsRunning() == 0);
             assertEquals(List.of("ended " + name + " ok"), replica.events("ended " + name),
                     "it returned normally in the end: it ran to its end");
-            assertEquals(0, replica.leases.rows(List.of("cron:" + name)).getFirst().unfinishedSlotMs());
+            assertEquals(0, replica.leases.views().rows(List.of("cron:" + name)).getFirst().unfinishedSlotMs());
         }
     }
 }

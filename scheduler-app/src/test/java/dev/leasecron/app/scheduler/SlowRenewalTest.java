@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.leasecron.lease.LeaseTimings;
-import dev.leasecron.lease.sql.LeaseRow;
+import dev.leasecron.lease.LeaseRow;
 import dev.leasecron.lease.testing.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,7 +53,7 @@ class SlowRenewalTest {
             assertTrue(log.of("lease.renew_failed", name).isEmpty(), "every renewal succeeded: " + log.dump(name));
             assertTrue(log.of("lease.lost", name).isEmpty(), log.dump(name));
 
-            LeaseRow row = replica.leases.rows(List.of("cron:" + name)).getFirst();
+            LeaseRow row = replica.leases.views().rows(List.of("cron:" + name)).getFirst();
             assertEquals(0, row.unfinishedSlotMs(), "finished: " + row);
             assertFalse(row.held(), "and given back under its own lease: " + row);
             assertEquals(1, job.rounds().size(), "never rerun: " + job.rounds());

@@ -1,4 +1,4 @@
-package dev.leasecron.lease.sql;
+package dev.leasecron.lease;
 
 /**
  * A whole lease row with the database clock at the read, for operators (the {@code status}

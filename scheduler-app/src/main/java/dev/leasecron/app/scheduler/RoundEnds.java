@@ -1,0 +1,80 @@
+package dev.leasecron.app.scheduler;
+
+import dev.leasecron.lease.BatchResult;
+import dev.leasecron.lease.Coalescer;
+import dev.leasecron.lease.Handle;
+import dev.leasecron.lease.LeaseDatabaseException;
+import dev.leasecron.lease.LeaseLostException;
+import dev.leasecron.lease.Leases;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * The finishes and releases of this replica's rounds, each kind a group commit ({@link Coalescer}):
+ * the rounds of jobs due at one instant end within milliseconds of each other, and share one statement
+ * instead of sending one each. The round's thread waits for its own answer.
+ */
+final class RoundEnds {
+    private record Ending(Handle handle, Instant passed) {}
+
+    private final Coalescer<Ending, Boolean> finishes;
+    private final Coalescer<Handle, Boolean> releases;
+
+    /** @param window how long an end waits for the others ending with it */
+    RoundEnds(Leases leases, Duration window) {
+        this.finishes = new Coalescer<>("round-finishes", window, asked -> finish(leases, asked));
+        this.releases = new Coalescer<>("round-releases", window, leases.batches()::releaseAll);
+    }
+
+    /**
+     * {@link Handle#finish}, in one statement with the rounds ending with this one.
+     *
+     * @return null when the end was recorded under the lease, or for a handle known lost (recorded
+     *     without it); a {@link LeaseLostException} when the name turned out to be another's (the end
+     *     is recorded without it); a {@link LeaseDatabaseException} when the database did not answer
+     */
+    RuntimeException finish(Handle handle, Instant passed) {
+        return answer(finishes.submit(new Ending(handle, passed)), () -> new LeaseLostException("lease " + handle.name()
+                + " (term " + handle.term() + ") was lost meanwhile; the round's end is recorded, the name was not given back"));
+    }
+
+    /**
+     * {@link Handle#release}, in one statement with the rounds cut short with this one.
+     *
+     * @return null when given back; a {@link LeaseLostException} when the lease was already gone; a
+     *     {@link LeaseDatabaseException} when the database did not answer
+     */
+    RuntimeException release(Handle handle) {
+        return answer(releases.submit(handle), () -> new LeaseLostException("lease " + handle.name()
+                + " (term " + handle.term() + ") was already gone at release"));
+    }
+
+    private static RuntimeException answer(CompletableFuture<Boolean> answer, java.util.function.Supplier<RuntimeException> lost) {
+        try {
+            return answer.join() ? null : lost.get();
+        } catch (CompletionException e) {
+            return e.getCause() instanceof RuntimeException r ? r : e;
+        }
+    }
+
+    private static BatchResult<Ending, Boolean> finish(Leases leases, List<Ending> asked) {
+        Map<Handle, Instant> passed = new LinkedHashMap<>();
+        Map<Handle, Ending> byHandle = new HashMap<>();
+        asked.forEach(e -> {
+            passed.put(e.handle(), e.passed());
+            byHandle.put(e.handle(), e);
+        });
+        BatchResult<Handle, Boolean> r = leases.batches().finishAll(passed);
+        Map<Ending, Boolean> answered = new LinkedHashMap<>();
+        Map<Ending, LeaseDatabaseException> failed = new LinkedHashMap<>();
+        r.answered().forEach((h, b) -> answered.put(byHandle.get(h), b));
+        r.failed().forEach((h, e) -> failed.put(byHandle.get(h), e));
+        return new BatchResult<>(answered, failed);
+    }
+}

@@ -1,0 +1,201 @@
+package dev.leasecron.app.scheduler;
+
+import static dev.leasecron.app.logging.Events.*;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
+import org.slf4j.spi.LoggingEventBuilder;
+
+/**
+ * Everything the scheduler tells about instants and rounds, written in one place: the log entries
+ * (one JSON object per line, the event name in {@code event}) and the {@link RoundListener} that
+ * counts them, so that a round of every replica and a claimed one log the same fields at the same
+ * levels, and a log line and its metric never disagree.
+ */
+final class RoundEvents {
+    static final Logger LOG = LoggerFactory.getLogger("leasecron.scheduler");
+
+    private final RoundListener listener;
+
+    RoundEvents(RoundListener listener) {
+        this.listener = listener;
+    }
+
+    void claimed(ScheduledJob job, boolean won) {
+        listener.claimed(job, won);
+    }
+
+    void started(Round round, Duration fireDelay, Optional<Instant> lastOnRecord) {
+        listener.started(round.job(), round.rerun(), fireDelay);
+        round(Level.INFO, ROUND_START, round)
+                .addKeyValue("fire_delay_ms", fireDelay.toMillis())
+                .addKeyValue("last_on_record", () -> lastOnRecord.map(Instant::toString).orElse(null))
+                .log("round.start job={} instant={} term={}{}", round.job().name(), round.instant(), round.term(),
+                        round.rerun() ? " rerun" : "");
+    }
+
+    /**
+     * The round's end. {@code took} runs to the end recorded; {@code worked} only to when the job's
+     * work returned. A failure's stack is logged when an unchecked exception or an error is among its
+     * causes, a bug rather than a failure the job reports (an exit code, an HTTP status), whose message
+     * says it all; at DEBUG, always.
+     */
+    void ended(Round round, Outcome outcome, Duration took, Duration worked, String reason, Throwable error) {
+        listener.ended(round.job(), round.rerun(), outcome, took);
+        Level level = switch (outcome) {
+            case OK -> Level.INFO;
+            case CUT_SHORT, TIMEOUT -> Level.WARN;
+            case FAILED -> Level.ERROR;
+        };
+        LoggingEventBuilder entry = round(level, ROUND_END, round)
+                .addKeyValue("outcome", outcome.label())
+                .addKeyValue("duration_ms", took.toMillis())
+                .addKeyValue("work_ms", worked.toMillis())
+                .addKeyValue("error", reason);
+        if (outcome == Outcome.FAILED && error != null) {
+            entry = entry.addKeyValue("error_type", error.getClass().getName());
+            if (isBug(error) || LOG.isDebugEnabled()) {
+                entry = entry.setCause(error);
+            }
+        }
+        entry.log("round.end job={} instant={} outcome={} duration_ms={}{}", round.job().name(), round.instant(),
+                outcome.label(), took.toMillis(), reason == null ? "" : " error=" + reason);
+    }
+
+    /** Whether an unchecked exception or an error is among {@code error} and its causes. */
+    private static boolean isBug(Throwable error) {
+        for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof RuntimeException || t instanceof Error) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    void superseded(ScheduledJob job, Instant given, boolean rerun, Instant by) {
+        listener.superseded(job);
+        event(Level.WARN, INSTANT_SUPERSEDED, job)
+                .addKeyValue("instant", given.toString())
+                .addKeyValue("rerun", rerun)
+                .addKeyValue("superseded_by", by.toString())
+                .log("instant {} of {} was cut short and is given up for {}: it never runs again", given, job.name(), by);
+    }
+
+    void skipped(ScheduledJob job, InstantSpan span, Optional<Instant> next) {
+        listener.skipped(job, span.count());
+        event(Level.WARN, INSTANT_SKIPPED, job)
+                .addKeyValue("count", span.count())
+                .addKeyValue("first", span.first().toString())
+                .addKeyValue("last", span.last().toString())
+                .addKeyValue("next_instant", next.map(Instant::toString).orElse(null))
+                .log("round of {} overran {} instant(s) from {} to {}: skipped; next instant {}", job.name(),
+                        span.countText(), span.first(), span.last(), next.map(Instant::toString).orElse("none"));
+    }
+
+    void missed(ScheduledJob job, InstantSpan span, Instant lastOnRecord, String reason) {
+        listener.missed(job, span.count());
+        event(Level.WARN, INSTANT_MISSED, job)
+                .addKeyValue("first", span.first().toString())
+                .addKeyValue("last", span.last().toString())
+                .addKeyValue("count", span.count())
+                .addKeyValue("last_on_record", lastOnRecord.toString())
+                .addKeyValue("reason", reason)
+                .log("{} instant(s) of {} from {} to {} ran on no replica and never will: {}", span.countText(),
+                        job.name(), span.first(), span.last(), reason);
+    }
+
+    void unclaimed(ScheduledJob job, InstantSpan span, String error) {
+        listener.missed(job, span.count());
+        event(Level.ERROR, INSTANT_UNCLAIMED, job)
+                .addKeyValue("instant", span.first().toString())
+                .addKeyValue("last", span.last().toString())
+                .addKeyValue("count", span.count())
+                .addKeyValue("error", error)
+                .log("{} instant(s) of {} from {} to {} could not be claimed before the next one came: the database did"
+                        + " not answer: {}", span.countText(), job.name(), span.first(), span.last(), error);
+    }
+
+    void claimFailed(ScheduledJob job, Instant instant, Duration retry, String error) {
+        event(Level.WARN, CLAIM_FAILED, job)
+                .addKeyValue("instant", instant.toString())
+                .addKeyValue("error", error)
+                .log("claim of {} for {} failed, trying again in {}: {}", job.name(), instant, retry, error);
+    }
+
+    void caughtUp(ScheduledJob job, Instant instant, Instant lastOnRecord) {
+        event(Level.INFO, INSTANT_CAUGHT_UP, job)
+                .addKeyValue("instant", instant.toString())
+                .addKeyValue("last_on_record", lastOnRecord.toString())
+                .log("catching up {} of {}: the most recent instant no replica ran", instant, job.name());
+    }
+
+    void overrun(ScheduledJob job, Instant instant, Instant next) {
+        event(Level.WARN, ROUND_OVERRUN, job)
+                .addKeyValue("instant", instant.toString())
+                .addKeyValue("next_instant", next.toString())
+                .log("round of {} for {} still runs at its next instant {}; instants it overruns are skipped",
+                        job.name(), instant, next);
+    }
+
+    void leaseLost(ScheduledJob job, long term, String why) {
+        event(Level.WARN, LEASE_LOST, job).addKeyValue("term", term)
+                .log("round of {} ended after its lease was lost: {}", job.name(), why);
+    }
+
+    void finishFailed(ScheduledJob job, long term, String error) {
+        event(Level.ERROR, ROUND_FINISH_FAILED, job).addKeyValue("term", term).addKeyValue("error", error)
+                .log("could not record the end of the round of {}: unless the statement landed with only its answer "
+                        + "lost, the lease expires on its own and the instant runs again like a crashed round's: {}",
+                        job.name(), error);
+    }
+
+    void releaseFailed(ScheduledJob job, long term, String error) {
+        event(Level.WARN, ROUND_RELEASE_FAILED, job).addKeyValue("term", term)
+                .log("could not give back the lease of {}: it expires on its own: {}", job.name(), error);
+    }
+
+    void exhausted(ScheduledJob job) {
+        event(Level.WARN, SCHEDULE_EXHAUSTED, job).log("schedule of {} has no further instant: the job stops", job.name());
+    }
+
+    void crashed(ScheduledJob job, RuntimeException e) {
+        event(Level.ERROR, JOB_CRASHED, job).setCause(e).log("scheduling of {} stopped: {}", job.name(), e.toString());
+    }
+
+    void unavailable(ScheduledJob job, String what, Duration retry, String error) {
+        event(Level.WARN, DATABASE_UNAVAILABLE, job)
+                .log("could not {} of {}, trying again in {}: {}", what, job.name(), retry, error);
+    }
+
+    static void sweepFailed(Duration retry, String error) {
+        LOG.atLevel(Level.WARN).addKeyValue("event", RERUN_SWEEP_FAILED).addKeyValue("error", error)
+                .log("rerun sweep failed, trying again in {}: {}", retry, error);
+    }
+
+    static void dispatcherFailed(RuntimeException e) {
+        LOG.atLevel(Level.ERROR).addKeyValue("event", DISPATCHER_FAILED).setCause(e)
+                .log("the dispatcher failed, going on after the retry interval: {}", e.toString());
+    }
+
+    static void cuttingShort(int rounds, Duration grace) {
+        LOG.atLevel(Level.WARN).addKeyValue("event", DAEMON_CUTTING_SHORT).addKeyValue("rounds", rounds)
+                .log("{} round(s) still running after the shutdown grace of {}: cutting them short", rounds, grace);
+    }
+
+    private static LoggingEventBuilder event(Level level, String event, ScheduledJob job) {
+        return LOG.atLevel(level).addKeyValue("event", event).addKeyValue("job", job.name());
+    }
+
+    private static LoggingEventBuilder round(Level level, String event, Round round) {
+        return event(level, event, round.job())
+                .addKeyValue("instant", round.instant()::toString) // formatted only when the level is on
+                .addKeyValue("term", round.term())
+                .addKeyValue("holder", round.holder())
+                .addKeyValue("instance", round.instance())
+                .addKeyValue("rerun", round.rerun());
+    }
+}

@@ -1,0 +1,26 @@
+/** The daemon and its command line: scheduler, plugins, logging, health and metrics. */
+module dev.leasecron.app {
+    requires dev.leasecron.config;
+    requires transitive dev.leasecron.jobs;
+    requires transitive dev.leasecron.lease;
+    requires ch.qos.logback.classic;
+    requires ch.qos.logback.core;
+    requires com.zaxxer.hikari;
+    requires info.picocli;
+    requires java.net.http;
+    requires jdk.httpserver;
+    requires jdk.unsupported;
+    requires logstash.logback.encoder;
+    requires micrometer.core;
+    requires micrometer.registry.prometheus;
+    requires org.slf4j;
+
+    // The commands are read and set by picocli through reflection.
+    opens dev.leasecron.app.cli to info.picocli;
+
+    // The scheduler, for embedding it (the benchmark does); the rest is the daemon's own.
+    exports dev.leasecron.app.scheduler;
+
+    uses dev.leasecron.jobs.Job;
+    provides dev.leasecron.jobs.Job with dev.leasecron.app.plugins.ShellJob, dev.leasecron.app.plugins.HttpJob;
+}
