@@ -201,6 +201,17 @@ class InvariantCheckerTest {
     }
 
     @Test
+    void everyInstantOfAnUnclaimedSpanIsAccounted() {
+        ran(10, 1, "r1.1");
+        events.add(event("r1.1", 0, "instant.unclaimed", Map.of("job", "j", "instant", iso(11), "last", iso(12),
+                "count", "2")));
+        ran(13, 2, "r1.1");
+        Verdict v = check();
+        assertTrue(v.ok(), v.violations().toString());
+        assertEquals(2, v.count(Accounting.UNCLAIMED));
+    }
+
+    @Test
     void instantsAClaimLoggedMissedAreAccounted() {
         ran(10, 1, "r1.1");
         events.add(event("r2.1", 0, "instant.missed", Map.of("job", "j", "first", iso(11), "last", iso(12), "count", "2")));
