@@ -95,7 +95,7 @@ final class Dispatcher {
     private boolean turn() throws InterruptedException {
         JobState first = earliest();
         if (first == null) {
-            return false;
+            return !with.claiming().isCancelled(); // no job waiting: a turn all the same, for the heartbeat
         }
         Instant at = first.dueAt;
         long wait = with.clock().nextWait(at, with.claiming()).toNanos();
@@ -122,11 +122,11 @@ final class Dispatcher {
         return heartbeat;
     }
 
-    /** The job due first, waiting until there is one; null once the replica stops claiming. */
+    /** The job due first, waiting up to a second for one; null when none came or the replica stops claiming. */
     private JobState earliest() throws InterruptedException {
         lock.lock();
         try {
-            while (waiting.isEmpty() && !with.claiming().isCancelled()) {
+            if (waiting.isEmpty() && !with.claiming().isCancelled()) {
                 changed.await(1, TimeUnit.SECONDS);
             }
             return with.claiming().isCancelled() ? null : waiting.peek();

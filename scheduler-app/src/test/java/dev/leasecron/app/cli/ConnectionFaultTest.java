@@ -34,8 +34,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import dev.leasecron.app.testing.DaemonThread;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -151,13 +151,7 @@ class ConnectionFaultTest {
         logged.start();
         log.addAppender(logged);
         try {
-            CompletableFuture<Void> running = CompletableFuture.runAsync(() -> {
-                try {
-                    daemon.run();
-                } catch (Exception e) {
-                    throw new CompletionException(e);
-                }
-            }, task -> Thread.ofPlatform().name("daemon-under-test").start(task));
+            CompletableFuture<Void> running = DaemonThread.start(daemon);
 
             await().atMost(Duration.ofSeconds(30)).until(() -> running.isDone() || unavailable(logged) >= 2);
             assertFalse(running.isDone(), () -> "the daemon gave up: " + running);

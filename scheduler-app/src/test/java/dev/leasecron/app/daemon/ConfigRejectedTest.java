@@ -20,8 +20,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import dev.leasecron.app.testing.DaemonThread;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,13 +52,7 @@ class ConfigRejectedTest {
         ConfigLoader loader = new ConfigLoader(Map.of(), JobTypeChecker.acceptAny());
         Daemon daemon = new Daemon(loader.load(file), file, loader, JobRegistry.of(new ShellJob(), new HttpJob()),
                 LeaseTimings.DEFAULT);
-        CompletableFuture<Void> running = CompletableFuture.runAsync(() -> {
-            try {
-                daemon.run();
-            } catch (Exception e) {
-                throw new CompletionException(e);
-            }
-        }, task -> Thread.ofPlatform().name("daemon-under-test").start(task));
+        CompletableFuture<Void> running = DaemonThread.start(daemon);
         try {
             await().atMost(PATIENCE).ignoreExceptions().until(() -> running.isDone()
                     || metrics(port).contains("leasecron_jobs_loaded 1.0") && status(port, "/readyz") == 200);

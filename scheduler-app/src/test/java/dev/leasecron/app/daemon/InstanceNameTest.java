@@ -22,8 +22,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import dev.leasecron.app.testing.DaemonThread;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -137,13 +137,7 @@ class InstanceNameTest {
                 Daemon daemon = new Daemon(loader.load(file), file, loader, JobRegistry.of(new ShellJob(), new HttpJob()),
                         LeaseTimings.DEFAULT);
                 daemons.add(daemon);
-                running.add(CompletableFuture.runAsync(() -> {
-                    try {
-                        daemon.run();
-                    } catch (Exception e) {
-                        throw new CompletionException(e);
-                    }
-                }, task -> Thread.ofPlatform().name("daemon-under-test").start(task)));
+                running.add(DaemonThread.start(daemon));
                 int started = i + 1;
                 await().atMost(Duration.ofSeconds(20)).until(() -> started(logged).size() >= started);
             }

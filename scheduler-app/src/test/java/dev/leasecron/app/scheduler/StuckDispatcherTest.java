@@ -43,6 +43,15 @@ class StuckDispatcherTest {
     }
 
     @Test
+    void aDispatcherWithNoJobWaitingIsNotStuck() throws Exception {
+        try (Replica replica = new Replica(TestDatabases.of("sqlite"), TestTimings.FAST)) {
+            replica.start();
+            await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(7))
+                    .until(() -> replica.scheduler.stuck(WITHIN).isEmpty());
+        }
+    }
+
+    @Test
     void aDispatcherThatStopsGoingRoundItsLoopIsStuckAndOneThatGoesRoundIsNot() throws Exception {
         TestDatabase db = TestDatabases.of("sqlite");
         HangingSchedule schedule = new HangingSchedule();
