@@ -49,6 +49,13 @@
  *   <li>The local deadline is measured on this process's monotonic clock; skew between process and
  *       database clocks is tolerated, a skew <em>rate</em> (a clock running fast or slow) is not.
  *   <li>Nothing here waits for a name: a claim refused is a normal result; callers try again later.
+ *   <li>The database is taken to be one: what it committed, it keeps. A replicated PostgreSQL that
+ *       fails over to an asynchronous standby forgets the claims, renewals and finishes the standby
+ *       had not received, and the promoted primary lets an instant be claimed and run again; only
+ *       synchronous replication keeps every guarantee above across a failover.
+ *   <li>Expiry is judged by whichever server is the primary now: after a failover, leases written by
+ *       the old primary expire by the promoted one's clock, early or late by the difference between
+ *       the two. The database hosts must keep their clocks in step.
  * </ul>
  *
  * <h2>A round's end</h2>

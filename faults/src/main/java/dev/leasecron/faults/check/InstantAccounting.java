@@ -27,7 +27,7 @@ final class InstantAccounting {
     private final Set<String> endUncertain = new HashSet<>();
     private final Set<String> superseded = new HashSet<>();
     private final Set<String> caughtUp = new HashSet<>();
-    private final Set<String> unclaimed = new HashSet<>();
+    private final Map<String, List<long[]>> unclaimedRanges = new HashMap<>();
     /**
      * Per job, the instants a later claim read as the last on record; unless it logged them
      * superseded, they had ended.
@@ -61,7 +61,12 @@ final class InstantAccounting {
                         .orElse(e.job()) + "#" + e.term());
                 case "instant.superseded" -> superseded.add(key(e.job(), instantOf(e, "instant")));
                 case "instant.caught_up" -> caughtUp.add(key(e.job(), instantOf(e, "instant")));
-                case "instant.unclaimed" -> unclaimed.add(key(e.job(), instantOf(e, "instant")));
+                // One entry names the instants from "instant" to "last", or "instant" alone.
+                case "instant.unclaimed" -> {
+                    long first = instantOf(e, "instant");
+                    long last = e.field("last").isPresent() ? instantOf(e, "last") : first;
+                    unclaimedRanges.computeIfAbsent(e.job(), k -> new ArrayList<>()).add(new long[] {first, last});
+                }
                 case "instant.missed" -> addRange(missedRanges, e);
                 case "instant.skipped" -> addRange(skippedRanges, e);
                 default -> { }
@@ -114,11 +119,11 @@ final class InstantAccounting {
         long firstRows = of(rows, key).stream().filter(r -> !r.rerun()).count();
         long rerunRows = of(rows, key).stream().filter(ProbeRow::rerun).count();
         if (first.size() > 1 || firstRows > 1) {
-            found.add(new Violation("accounting", what + " ran as a first round "
+            found.add(new Violation(Violation.DUPLICATE, what + " ran as a first round "
                     + Math.max(first.size(), firstRows) + " times"));
         }
         if (reruns.size() > 1 || rerunRows > 1) {
-            found.add(new Violation("accounting", what + " ran as a rerun " + Math.max(reruns.size(), rerunRows) + " times"));
+            found.add(new Violation(Violation.DUPLICATE, what + " ran as a rerun " + Math.max(reruns.size(), rerunRows) + " times"));
         }
         boolean ran = !first.isEmpty() || firstRows > 0;
         if (ran && inRange(skippedRanges, job, instant)) {
@@ -129,7 +134,7 @@ final class InstantAccounting {
         }
         if (!reruns.isEmpty() || rerunRows > 0) {
             if (first.stream().anyMatch(s -> endedOnRecord(key, s))) {
-                found.add(new Violation("accounting", what + " ran again after its first round ran to its end"));
+                found.add(new Violation(Violation.DUPLICATE, what + " ran again after its first round ran to its end"));
             }
             return Accounting.RERUN;
         }
@@ -148,7 +153,7 @@ final class InstantAccounting {
             // statement and the log line, and the next claim read the instant as ended.
             return Accounting.RAN;
         }
-        if (!ran && (unclaimed.contains(key) || inRange(missedRanges, job, instant))) {
+        if (!ran && (inRange(unclaimedRanges, job, instant) || inRange(missedRanges, job, instant))) {
             return Accounting.UNCLAIMED;
         }
         found.add(new Violation("accounting", ran

@@ -11,10 +11,30 @@ import java.util.Optional;
 import java.util.Random;
 
 /**
- * What the fault player acts on: the replicas, the database server, the proxy in front of it, and a
- * view of the lease table (read straight from the server, past the proxy) to find holders.
+ * What the fault player acts on: the replicas, the database server, the proxies in front of it (one
+ * per node of a replicated server; none where the replicas reach it directly), and a view of the lease
+ * table (read straight from the server, past the proxies) to find holders.
  */
-record Cluster(List<Replica> replicas, DatabaseServer server, TcpProxy proxy, String database) {
+record Cluster(List<Replica> replicas, DatabaseServer server, List<TcpProxy> proxies, String database) {
+
+    Cluster {
+        replicas = List.copyOf(replicas);
+        proxies = List.copyOf(proxies);
+    }
+
+    /** Every proxy holds every byte until {@link #resumeDatabase()}: a stalled database. */
+    void stallDatabase() {
+        proxies.forEach(TcpProxy::pause);
+    }
+
+    void resumeDatabase() {
+        proxies.forEach(TcpProxy::resume);
+    }
+
+    /** Every proxy cuts every connection open now: a network cut. */
+    void dropConnections() {
+        proxies.forEach(TcpProxy::dropAll);
+    }
 
     Replica replica(int index) {
         return replicas.get(index - 1);
@@ -68,7 +88,7 @@ record Cluster(List<Replica> replicas, DatabaseServer server, TcpProxy proxy, St
 
     /** Ends every replica process still running, at once. */
     void killAll() throws IOException, InterruptedException {
-        proxy.resume();
+        resumeDatabase();
         for (Replica r : replicas) {
             if (r.alive()) {
                 r.kill9();
@@ -83,7 +103,7 @@ record Cluster(List<Replica> replicas, DatabaseServer server, TcpProxy proxy, St
 
     /** Every replica running and not stopped: SIGCONT to the stopped, a new process for the dead. */
     void heal() throws IOException, InterruptedException {
-        proxy.resume();
+        resumeDatabase();
         for (Replica r : replicas) {
             r.sigcont();
             if (!r.alive()) {

@@ -4,12 +4,13 @@ import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.List;
 
 /**
  * A database server the harness owns: its own data folder and port, started, restarted and stopped
  * at will, never a server anyone else uses.
  */
-abstract sealed class DatabaseServer implements AutoCloseable permits PostgresServer, MariaDbServer {
+abstract sealed class DatabaseServer implements AutoCloseable permits PostgresServer, ReplicatedPostgres, MariaDbServer {
     protected final int port;
 
     DatabaseServer(int port) {
@@ -38,6 +39,16 @@ abstract sealed class DatabaseServer implements AutoCloseable permits PostgresSe
 
     int port() {
         return port;
+    }
+
+    /** The ports the replicas reach, one proxy in front of each: the server's own, or each node's of a pair. */
+    List<Integer> backendPorts() {
+        return List.of(port);
+    }
+
+    /** The JDBC URL the replicas use, through the proxies listening on {@code ports} (one per backend port). */
+    String replicaUrl(List<Integer> ports, String database) {
+        return jdbcUrl(ports.getFirst(), database);
     }
 
     /** A connection straight to the server, bypassing any proxy: the harness's own reads. */

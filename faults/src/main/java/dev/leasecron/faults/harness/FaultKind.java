@@ -15,7 +15,13 @@ enum FaultKind {
     /** A replica restarted with its process clock an hour ahead or behind. */
     CLOCK_SKEW("skew"),
     /** SIGTERM and restart of every replica, one after another: a rolling deploy. */
-    ROLLING_RESTART("rolling");
+    ROLLING_RESTART("rolling"),
+    /**
+     * SIGKILL of the primary's processes mid-round and its standby promoted a while later, on a
+     * {@link ReplicatedPostgres} only; once per run, since the promoted primary has no standby. Last,
+     * so that the plans of the other servers, drawn from the kinds before it, stay what they were.
+     */
+    FAILOVER("failover");
 
     private final String label;
 

@@ -2,6 +2,10 @@ package dev.leasecron.faults.harness;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
@@ -14,11 +18,18 @@ import java.util.Random;
 final class FaultPlayer {
     private static final long HOLDER_WAIT_MS = 4000;
     private static final long START_WAIT_MS = 60_000;
+    /**
+     * How long a standby held back receives nothing before the primary dies: time for a round or two
+     * of the per-second jobs, and past the statements' 1 s timeout.
+     */
+    static final long FAILOVER_HOLD_BACK_MS = 1500;
+    private static final long RESUME_WAIT_MS = 20_000;
 
     private final Cluster cluster;
     private final Random random;
     private final PrintStream journal;
     private final Map<FaultKind, Integer> injected = new EnumMap<>(FaultKind.class);
+    private long failoverResumeMs = -1;
 
     FaultPlayer(Cluster cluster, long seed, PrintStream journal) {
         this.cluster = cluster;
@@ -68,11 +79,11 @@ final class FaultPlayer {
             }
             case DB_RESTART -> cluster.server().restart();
             case DB_STALL -> {
-                cluster.proxy().pause();
+                cluster.stallDatabase();
                 Thread.sleep(fault.durationMs());
-                cluster.proxy().resume();
+                cluster.resumeDatabase();
             }
-            case DB_DROP -> cluster.proxy().dropAll();
+            case DB_DROP -> cluster.dropConnections();
             case CLOCK_SKEW -> {
                 Replica r = cluster.replica(fault.replica());
                 r.terminate(START_WAIT_MS);
@@ -86,8 +97,61 @@ final class FaultPlayer {
                     r.awaitStarted(START_WAIT_MS);
                 }
             }
+            case FAILOVER -> {
+                if (!(cluster.server() instanceof ReplicatedPostgres pair) || !pair.hasStandby()) {
+                    return false;
+                }
+                Optional<Replica> holder = awaitHolder(fault);
+                if (holder.isEmpty()) {
+                    return false;
+                }
+                journal.println("   mid-round of " + holder.get().name());
+                // Always for an asynchronous standby, whose lag is what is lost; for a synchronous one on
+                // half the seeds, so that the commits the primary answers while it waits are tried too.
+                boolean holdBack = pair.replication() == ReplicatedPostgres.Replication.ASYNC || fault.ahead();
+                try {
+                    pair.failover(holdBack ? FAILOVER_HOLD_BACK_MS : 0, fault.durationMs(), journal);
+                } catch (SQLException e) {
+                    throw new IOException("the failover could not hold the standby back", e);
+                }
+                awaitResumed();
+            }
         }
         return true;
+    }
+
+    /**
+     * Waits until some job's instant after the promotion is claimed on the promoted primary, and
+     * notes how long that took; the next fault waits for it too, so the cluster rides one thing at a time.
+     */
+    private void awaitResumed() throws InterruptedException {
+        long promoted = System.nanoTime();
+        long promotedAtMs = -1;
+        while (System.nanoTime() - promoted < RESUME_WAIT_MS * 1_000_000) {
+            try (Connection c = cluster.server().connect(cluster.database()); Statement st = c.createStatement()) {
+                if (promotedAtMs < 0) {
+                    promotedAtMs = cluster.dbNowMs();
+                }
+                try (ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM gst_leases WHERE slot_ms > " + promotedAtMs)) {
+                    if (rs.next() && rs.getInt(1) > 0) {
+                        failoverResumeMs = (System.nanoTime() - promoted) / 1_000_000;
+                        journal.println(System.currentTimeMillis() + "   rounds resumed " + failoverResumeMs
+                                + " ms after the promotion");
+                        return;
+                    }
+                }
+            } catch (SQLException notYet) {
+                // the promoted server is still finishing its promotion
+            }
+            Thread.sleep(50);
+        }
+        journal.println(System.currentTimeMillis() + "   no instant claimed within " + RESUME_WAIT_MS
+                + " ms of the promotion");
+    }
+
+    /** How long after a failover's promotion the first claim of a later instant came; -1 when none did. */
+    long failoverResumeMs() {
+        return failoverResumeMs;
     }
 
     private Optional<Replica> awaitHolder(Fault fault) throws InterruptedException {

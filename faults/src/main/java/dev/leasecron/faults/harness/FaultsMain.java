@@ -38,9 +38,15 @@ public final class FaultsMain {
     private static List<RunResult> runAll(HarnessOptions options, String db)
             throws IOException, InterruptedException, SQLException {
         List<RunResult> results = new ArrayList<>();
-        try (DatabaseServer server = db.equals("postgres")
-                ? new PostgresServer(options.workDir(), options.serverPort(db))
-                : new MariaDbServer(options.workDir(), options.serverPort(db))) {
+        int port = options.serverPort(db);
+        try (DatabaseServer server = switch (db) {
+                    case "postgres" -> new PostgresServer(options.workDir(), port);
+                    case "postgres-sync" -> new ReplicatedPostgres(options.workDir(), port, port + 1,
+                            ReplicatedPostgres.Replication.SYNC);
+                    case "postgres-async" -> new ReplicatedPostgres(options.workDir(), port, port + 1,
+                            ReplicatedPostgres.Replication.ASYNC);
+                    default -> new MariaDbServer(options.workDir(), port);
+                }) {
             // A harness stopped by a signal stops its server too: nobody else would.
             Thread onExit = new Thread(() -> {
                 try {
@@ -53,11 +59,17 @@ public final class FaultsMain {
             server.start();
             for (long seed = options.firstSeed(); seed < options.firstSeed() + options.seeds(); seed++) {
                 long started = System.nanoTime();
+                if (server instanceof ReplicatedPostgres pair && !pair.hasStandby()) {
+                    pair.close(); // a new pair for each seed: the last one failed over
+                    pair.start();
+                }
                 RunResult r = new SeedRun(options, server, seed).run();
                 results.add(r);
-                System.out.printf("%s seed %d: %d faults %s, %d rounds, %s, %d violation(s) in %d s%n", db, seed,
+                System.out.printf("%s seed %d: %d faults %s, %d rounds, %s, %d violation(s)%s in %d s%n", db, seed,
                         r.injected().values().stream().mapToInt(Integer::intValue).sum(), r.injected(),
                         r.verdict().rounds(), r.verdict().accounted(), r.verdict().violations().size(),
+                        r.failoverResumeMs() < 0 ? "" : ", rounds resumed " + r.failoverResumeMs()
+                                + " ms after the promotion",
                         (System.nanoTime() - started) / 1_000_000_000L);
                 r.verdict().violations().forEach(v -> System.out.println("  " + v));
             }

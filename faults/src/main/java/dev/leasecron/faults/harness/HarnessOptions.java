@@ -4,8 +4,10 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The harness's command line: {@code --seeds N --first-seed S --db postgres|mariadb|both --seconds
- * S --replicas N --jar JAR --work DIR --keep}.
+ * The harness's command line: {@code --seeds N --first-seed S --db
+ * postgres|mariadb|both|postgres-sync|postgres-async --seconds S --replicas N --jar JAR --work DIR
+ * --keep}. {@code postgres-sync} and {@code postgres-async} are a primary with a streaming standby
+ * ({@link ReplicatedPostgres}), whose plans fail over once.
  *
  * @param phaseSeconds how long each seed's fault schedule runs
  * @param keepRuns keep every run's folder and database, not only those of failed runs
@@ -13,7 +15,8 @@ import java.util.List;
 record HarnessOptions(int seeds, long firstSeed, List<String> dbs, int phaseSeconds, int replicas, Path jar, Path workDir,
         Path java, boolean keepRuns) {
 
-    static final String USAGE = "usage: faults [--seeds N] [--first-seed S] [--db postgres|mariadb|both] [--seconds S]"
+    static final String USAGE = "usage: faults [--seeds N] [--first-seed S]"
+            + " [--db postgres|mariadb|both|postgres-sync|postgres-async] [--seconds S]"
             + " [--replicas N] [--jar leasecron.jar] [--work DIR] [--keep]";
 
     static HarnessOptions parse(String... args) {
@@ -34,8 +37,9 @@ record HarnessOptions(int seeds, long firstSeed, List<String> dbs, int phaseSeco
                     String db = value(args, ++i, a);
                     dbs = switch (db) {
                         case "both" -> List.of("postgres", "mariadb");
-                        case "postgres", "mariadb" -> List.of(db);
-                        default -> throw new IllegalArgumentException("--db takes postgres, mariadb or both, not " + db);
+                        case "postgres", "mariadb", "postgres-sync", "postgres-async" -> List.of(db);
+                        default -> throw new IllegalArgumentException("--db takes postgres, mariadb, both,"
+                                + " postgres-sync or postgres-async, not " + db);
                     };
                 }
                 case "--seconds" -> seconds = Integer.parseInt(value(args, ++i, a));
@@ -54,13 +58,24 @@ record HarnessOptions(int seeds, long firstSeed, List<String> dbs, int phaseSeco
                 java, keep);
     }
 
-    /** Each database kind gets its own ports, so the two can run side by side. */
+    /**
+     * PostgreSQL and MariaDB get ports of their own, so the two can run side by side; a replicated pair
+     * listens on this port and the next, the same for both kinds of replication.
+     */
     int serverPort(String db) {
-        return db.equals("postgres") ? 55442 : 33316;
+        return switch (db) {
+            case "postgres" -> 55442;
+            case "mariadb" -> 33316;
+            default -> 55472;
+        };
     }
 
     int httpPort(String db, int replica) {
-        return (db.equals("postgres") ? 18440 : 18470) + replica;
+        return switch (db) {
+            case "postgres" -> 18440;
+            case "mariadb" -> 18470;
+            default -> 18500;
+        } + replica;
     }
 
     private static String value(String[] args, int i, String option) {

@@ -49,8 +49,12 @@ final class ProbeSetup {
     }
 
     static String jobsYaml() {
+        return jobsYaml(JOBS);
+    }
+
+    static String jobsYaml(List<ProbeJobSpec> jobs) {
         StringBuilder yaml = new StringBuilder("jobs:\n");
-        for (ProbeJobSpec job : JOBS) {
+        for (ProbeJobSpec job : jobs) {
             int period = job.schedule().periodSeconds();
             yaml.append("  - name: ").append(job.schedule().name()).append('\n')
                     .append("    schedule: \"").append(period == 1 ? "*" : "*/" + period).append(" * * * * *\"\n")
@@ -63,6 +67,10 @@ final class ProbeSetup {
     }
 
     static void createTables(Connection c) throws SQLException {
+        createTables(c, JOBS);
+    }
+
+    static void createTables(Connection c, List<ProbeJobSpec> jobs) throws SQLException {
         try (Statement st = c.createStatement()) {
             st.execute("CREATE TABLE probe_rounds (job VARCHAR(100) NOT NULL, instant_ms BIGINT NOT NULL,"
                     + " term BIGINT NOT NULL, holder VARCHAR(32) NOT NULL, rerun INT NOT NULL, start_ms BIGINT NOT NULL,"
@@ -70,7 +78,7 @@ final class ProbeSetup {
             st.execute("CREATE TABLE probe_high (job VARCHAR(100) PRIMARY KEY, term BIGINT NOT NULL)");
         }
         try (PreparedStatement insert = c.prepareStatement("INSERT INTO probe_high (job, term) VALUES (?, 0)")) {
-            for (ProbeJobSpec job : JOBS) {
+            for (ProbeJobSpec job : jobs) {
                 insert.setString(1, job.schedule().name());
                 insert.executeUpdate();
             }
@@ -90,6 +98,10 @@ final class ProbeSetup {
     }
 
     static List<JobSchedule> schedules() {
-        return JOBS.stream().map(ProbeJobSpec::schedule).toList();
+        return schedules(JOBS);
+    }
+
+    static List<JobSchedule> schedules(List<ProbeJobSpec> jobs) {
+        return jobs.stream().map(ProbeJobSpec::schedule).toList();
     }
 }

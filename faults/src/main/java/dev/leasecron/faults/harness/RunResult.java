@@ -8,5 +8,8 @@ import java.util.Map;
  * One seed's outcome.
  *
  * @param runDir where its logs, configs and fault journal were kept; null when deleted (a clean run)
+ * @param failoverResumeMs how long after a failover's promotion the first later instant was claimed;
+ *     -1 without a failover, or when none was claimed in time
  */
-record RunResult(String db, long seed, Map<FaultKind, Integer> injected, Verdict verdict, Path runDir) {}
+record RunResult(String db, long seed, Map<FaultKind, Integer> injected, Verdict verdict, Path runDir,
+        long failoverResumeMs) {}

@@ -1,6 +1,7 @@
 package dev.leasecron.faults.harness;
 
 import dev.leasecron.faults.check.InvariantChecker;
+import dev.leasecron.faults.check.JobSchedule;
 import dev.leasecron.faults.check.LogEvent;
 import dev.leasecron.faults.check.LogReader;
 import dev.leasecron.faults.check.ProbeRow;
@@ -54,19 +55,24 @@ final class SeedRun {
         ProbeSetup.writePluginJar(plugins.resolve("leasecron-probe.jar"));
         Timings timings = Timings.HARNESS;
         ReplicaSetup setup = new ReplicaSetup(options.java(), options.jar(), plugins, runDir, timings);
-        FaultPlan plan = FaultPlan.generate(seed, options.phaseSeconds() * 1000L, options.replicas(), timings);
+        FaultPlan plan = FaultPlan.generate(seed, options.phaseSeconds() * 1000L, options.replicas(), timings,
+                server instanceof ReplicatedPostgres);
         long maxStall = plan.faults().stream().filter(f -> f.kind() == FaultKind.DB_STALL)
                 .mapToLong(Fault::durationMs).max().orElse(0);
 
-        try (TcpProxy proxy = TcpProxy.start(0, server.port());
-                PrintStream journal = new PrintStream(Files.newOutputStream(runDir.resolve("faults.log")), true)) {
+        List<TcpProxy> proxies = new ArrayList<>();
+        try (PrintStream journal = new PrintStream(Files.newOutputStream(runDir.resolve("faults.log")), true)) {
+            for (int backend : server.backendPorts()) {
+                proxies.add(TcpProxy.start(0, backend));
+            }
             plan.faults().forEach(journal::println);
+            String url = server.replicaUrl(proxies.stream().map(TcpProxy::port).toList(), database);
             List<Replica> replicas = new ArrayList<>();
             for (int i = 1; i <= options.replicas(); i++) {
-                Files.writeString(setup.config(i), config(i, server.jdbcUrl(proxy.port(), database)));
+                Files.writeString(setup.config(i), config(i, url));
                 replicas.add(new Replica(i, setup));
             }
-            Cluster cluster = new Cluster(replicas, server, proxy, database);
+            Cluster cluster = new Cluster(replicas, server, proxies, database);
             // A harness stopped by a signal must not leave replicas behind: they would hold the ports.
             Thread onExit = new Thread(cluster::killAllQuietly);
             Runtime.getRuntime().addShutdownHook(onExit);
@@ -76,6 +82,8 @@ final class SeedRun {
                 cluster.killAll(); // only after a failure of the harness itself: a run stops them cleanly
                 Runtime.getRuntime().removeShutdownHook(onExit);
             }
+        } finally {
+            proxies.forEach(TcpProxy::close);
         }
     }
 
@@ -83,7 +91,6 @@ final class SeedRun {
             Path runDir) throws IOException, InterruptedException, SQLException {
         List<Replica> replicas = cluster.replicas();
         String database = cluster.database();
-        Timings timings = setup.timings();
         for (Replica r : replicas) {
             r.start(null);
         }
@@ -98,24 +105,33 @@ final class SeedRun {
             throw new IOException("not every job was claimed within " + START_WAIT_MS + " ms; see " + runDir);
         }
         long from = cluster.dbNowMs() + 1000;
-        Map<FaultKind, Integer> injected = new FaultPlayer(cluster, seed, journal).play(plan);
+        FaultPlayer player = new FaultPlayer(cluster, seed, journal);
+        Map<FaultKind, Integer> injected = player.play(plan);
         cluster.heal();
         Thread.sleep(SETTLE_MS);
         long to = cluster.dbNowMs() - TAIL_MS;
         for (Replica r : replicas) {
             r.terminate(TERM_WAIT_MS);
         }
-        Verdict verdict = check(cluster, setup, from, to, timings, maxStall);
+        Verdict verdict = check(cluster, setup, ProbeSetup.schedules(), from, to, maxStall);
         boolean keep = !verdict.ok() || options.keepRuns();
         if (!keep) {
             server.dropDatabase(database);
             Servers.deleteTree(runDir);
         }
-        return new RunResult(server.kind(), seed, injected, verdict, keep ? runDir : null);
+        return new RunResult(server.kind(), seed, injected, verdict, keep ? runDir : null, player.failoverResumeMs());
     }
 
-    private Verdict check(Cluster cluster, ReplicaSetup setup, long from, long to, Timings timings, long maxStall)
+    /**
+     * The checker over a finished run of {@code cluster}'s replicas (every one stopped): the probe rows
+     * on the server, every process's log and exit status, and each process that ignored SIGTERM.
+     *
+     * @param maxStall the longest database stall of the run, which may hold up a round's last statement
+     */
+    static Verdict check(Cluster cluster, ReplicaSetup setup, List<JobSchedule> jobs, long from, long to, long maxStall)
             throws IOException, SQLException {
+        Timings timings = setup.timings();
+        DatabaseServer server = cluster.server();
         List<ProbeRow> rows;
         try (Connection c = server.connect(cluster.database())) {
             rows = ProbeSetup.readRows(c);
@@ -134,7 +150,7 @@ final class SeedRun {
         // The work's last guarded statement may be held up by a stall until its timeout.
         Duration bound = Duration.ofMillis(timings.graceMs() + maxStall).plus(timings.statementTimeout())
                 .plusSeconds(1);
-        Verdict v = new InvariantChecker(ProbeSetup.schedules(), bound).check(from, to, rows, events, exits);
+        Verdict v = new InvariantChecker(jobs, bound).check(from, to, rows, events, exits);
         if (extra.isEmpty()) {
             return v;
         }
@@ -143,14 +159,19 @@ final class SeedRun {
     }
 
     private String config(int index, String url) {
+        return config(server, url, index, options.httpPort(server.kind(), index), ProbeSetup.jobsYaml());
+    }
+
+    /** Replica {@code index}'s jobs file: the database at {@code url}, its instance name and port, and {@code jobsYaml}. */
+    static String config(DatabaseServer server, String url, int index, int httpPort, String jobsYaml) {
         return "database:\n"
                 + "  url: " + url + "\n"
                 + "  username: " + server.user() + "\n"
                 + "  password: \"" + server.password() + "\"\n"
                 + "instance: r" + index + "\n"
                 + "http:\n"
-                + "  port: " + options.httpPort(server.kind(), index) + "\n"
+                + "  port: " + httpPort + "\n"
                 + "shutdownGrace: 2s\n"
-                + ProbeSetup.jobsYaml();
+                + jobsYaml;
     }
 }

@@ -69,7 +69,7 @@ class InvariantCheckerTest {
         ran(11, 3, "r1.1");
         ran(12, 4, "r1.1");
         ran(13, 5, "r1.1");
-        assertViolation("accounting", "ran as a first round 2 times");
+        assertViolation("duplicate", "ran as a first round 2 times");
     }
 
     @Test
@@ -80,7 +80,7 @@ class InvariantCheckerTest {
         rerun(11, 4, "r3.1");
         ran(12, 5, "r1.1");
         ran(13, 6, "r1.1");
-        assertViolation("accounting", "ran as a rerun 2 times");
+        assertViolation("duplicate", "ran as a rerun 2 times");
     }
 
     @Test
@@ -90,7 +90,7 @@ class InvariantCheckerTest {
         rerun(11, 3, "r1.1");
         ran(12, 4, "r1.1");
         ran(13, 5, "r1.1");
-        assertViolation("accounting", "ran again after its first round ran to its end");
+        assertViolation("duplicate", "ran again after its first round ran to its end");
     }
 
     @Test
@@ -198,6 +198,17 @@ class InvariantCheckerTest {
         assertEquals(1, v.count(Accounting.SKIPPED));
         assertEquals(1, v.count(Accounting.RERUN));
         assertEquals(1, v.count(Accounting.UNCLAIMED));
+    }
+
+    @Test
+    void everyInstantOfAnUnclaimedSpanIsAccounted() {
+        ran(10, 1, "r1.1");
+        events.add(event("r1.1", 0, "instant.unclaimed", Map.of("job", "j", "instant", iso(11), "last", iso(12),
+                "count", "2")));
+        ran(13, 2, "r1.1");
+        Verdict v = check();
+        assertTrue(v.ok(), v.violations().toString());
+        assertEquals(2, v.count(Accounting.UNCLAIMED));
     }
 
     @Test

@@ -222,7 +222,9 @@ final class BatchStatement {
         String sql = text.toString();
         return on.dsl().connectionResult(connection -> {
             try (PreparedStatement ps = prepare(connection, sql, on)) {
-                return execution.run(ps);
+                T result = execution.run(ps);
+                SynchronousCommit.check(ps.getWarnings());
+                return result;
             } catch (SQLException e) {
                 throw new DataAccessException(e.getMessage(), e);
             }

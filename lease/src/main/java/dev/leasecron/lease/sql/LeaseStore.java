@@ -13,11 +13,13 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
+import org.jooq.Configuration;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.conf.Settings;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
+import org.jooq.impl.DefaultConfiguration;
 
 /**
  * The lease table's statements, strictly for use by the lease package: each method is one statement
@@ -58,7 +60,9 @@ public final class LeaseStore {
         this.settings = dialect.singleConnection()
                 ? base
                 : base.withQueryTimeout((int) Math.max(1, Math.ceilDiv(statementTimeout.toMillis(), 1000)));
-        this.sql = new Sql(DSL.using(dataSource, dialect.jooq(), settings), dialect, now, leaseDuration.toMillis());
+        Configuration configuration = new DefaultConfiguration().set(dataSource).set(dialect.jooq()).set(settings)
+                .set(SynchronousCommit.LISTENER);
+        this.sql = new Sql(DSL.using(configuration), dialect, now, leaseDuration.toMillis());
     }
 
     /**

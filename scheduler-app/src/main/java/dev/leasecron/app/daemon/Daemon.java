@@ -46,13 +46,6 @@ public final class Daemon {
     /** After the grace, rounds cut short get this long to wind down before the process exits anyway. */
     private static final Duration WIND_DOWN = Duration.ofSeconds(5);
     private static final Duration CONFIG_POLL = Duration.ofSeconds(2);
-    /**
-     * How often readiness asks the database, in the background: {@code /readyz} answers from the last
-     * result at once, never after the pool's 5 s wait for a connection that a database outage costs.
-     */
-    private static final Duration READINESS_REFRESH = Duration.ofSeconds(2);
-    /** A readiness check unfinished this long (the pool's 5 s wait and then some) reads as down. */
-    private static final Duration READINESS_STALE_AFTER = Duration.ofSeconds(9);
     /** Four times the dispatcher's longest wait between turns: a loop that long without a turn is stuck. */
     private static final Duration STUCK_AFTER = Duration.ofMinutes(2);
 
@@ -97,10 +90,15 @@ public final class Daemon {
         try (InstanceName instance = InstanceName.hold(initial.instance(), Path.of(System.getProperty("java.io.tmpdir")));
                 Databases databases = Databases.open(initial.database(), configFile.toAbsolutePath().getParent())) {
             Leases leases = Leases.named(databases.shared(), timings, instance.name(), listener);
+            // Readiness asks the database in the background, as often as a holder renews, so /readyz
+            // answers from the last result at once, never after the pool's 5 s wait for a connection.
+            // A check that has not answered within a renewal attempt's wait (5 s) reads as down: the
+            // database has been silent for as long as the protocol waits for it, and a failover's gap
+            // with no primary shows, where the pool's wait would outlast it and hide it.
             try (CachedHealthCheck readiness = CachedHealthCheck.start(
                             () -> withoutLeases != null || leases.ready() ? Health.up()
                                     : Health.down("database unreachable or lease table not ready"),
-                            READINESS_REFRESH, READINESS_STALE_AFTER);
+                            timings.renewInterval(), timings.renewInterval().plus(timings.attemptTimeout()));
                     OpsServer ops = OpsServer.start(initial.httpAddress(), initial.httpPort(),
                             this::liveness, readiness, prometheus)) {
                 List<ScheduledJob> jobs = ScheduledJobs.of(initial, registry);
