@@ -25,8 +25,6 @@ import dev.leasecron.lease.Leases;
 import dev.leasecron.lease.testing.TestDatabase;
 import dev.leasecron.lease.testing.TestDatabases;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +40,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 
 /**
  * A database that cannot be reached is reported with the driver's reason (authentication failed,
@@ -52,14 +49,12 @@ import picocli.CommandLine;
  * status 1; a database that does not answer is waited for.
  */
 class ConnectionFaultTest {
-    private record Run(int status, String out, String err) {}
-
     @Test
     void statusSaysTheConnectionWasRefused(@TempDir Path directory) throws Exception {
         int port = closedPort();
         Path file = jobsFile(directory, "jdbc:postgresql://127.0.0.1:" + port + "/leasecron", "", "");
 
-        Run run = run("status", "--config", file.toString());
+        CommandRun run = run("status", "--config", file.toString());
 
         assertOneLine(run, "database jdbc:postgresql://127.0.0.1:" + port + "/leasecron: cannot reach the primary"
                 + " database: Connection to 127.0.0.1:" + port + " refused");
@@ -70,7 +65,7 @@ class ConnectionFaultTest {
         TestDatabase mariadb = TestDatabases.of("mariadb");
         Path file = jobsFile(directory, mariadb.url(), mariadb.user(), "not-" + mariadb.password());
 
-        Run run = run("status", "--config", file.toString());
+        CommandRun run = run("status", "--config", file.toString());
 
         assertOneLine(run, "cannot reach the primary database: ");
         assertTrue(run.err().contains("Access denied for user"), run.err());
@@ -83,7 +78,7 @@ class ConnectionFaultTest {
         String url = postgres.url().replaceFirst("/[^/?]+(\\?|$)", "/leasecron_absent$1");
         Path file = jobsFile(directory, url, postgres.user(), postgres.password());
 
-        Run run = run("status", "--config", file.toString());
+        CommandRun run = run("status", "--config", file.toString());
 
         assertOneLine(run, "cannot reach the primary database: ");
         assertTrue(run.err().contains("database \"leasecron_absent\" does not exist"), run.err());
@@ -108,7 +103,7 @@ class ConnectionFaultTest {
         TestDatabase mariadb = TestDatabases.of("mariadb");
         Path file = jobsFile(directory, mariadb.url(), mariadb.user(), "not-" + mariadb.password());
 
-        Run run = runUntilItEnds("run", "--config", file.toString());
+        CommandRun run = runUntilItEnds("run", "--config", file.toString());
 
         assertRefused(run, mariadb.url(), "Access denied for user");
         assertFalse(run.err().contains("not-" + mariadb.password()), run.err());
@@ -119,7 +114,7 @@ class ConnectionFaultTest {
         TestDatabase postgres = TestDatabases.of("postgres");
         Path file = jobsFile(directory, postgres.url(), "leasecron_nobody", "secret");
 
-        Run run = runUntilItEnds("run", "--config", file.toString());
+        CommandRun run = runUntilItEnds("run", "--config", file.toString());
 
         assertRefused(run, postgres.url(), "role \"leasecron_nobody\" does not exist");
     }
@@ -132,7 +127,7 @@ class ConnectionFaultTest {
         String url = db.url().replaceFirst("/[^/?]+(\\?|$)", "/test_absent$1");
         Path file = jobsFile(directory, url, db.user(), db.password());
 
-        Run run = runUntilItEnds("run", "--config", file.toString());
+        CommandRun run = runUntilItEnds("run", "--config", file.toString());
 
         assertRefused(run, url, kind.equals("postgres") ? "database \"test_absent\" does not exist"
                 : "Unknown database 'test_absent'");
@@ -173,13 +168,13 @@ class ConnectionFaultTest {
         Path folder = directory.resolve("no-such-folder");
         Path file = jobsFile(directory, "jdbc:sqlite:" + folder.resolve("leases.db"), null, null);
 
-        Run run = run("run", "--config", file.toString());
+        CommandRun run = run("run", "--config", file.toString());
 
         assertOneLine(run, "cannot open the database at jdbc:sqlite:" + folder.resolve("leases.db") + ": the folder "
                 + folder + " does not exist");
     }
 
-    private static void assertOneLine(Run run, String expectedStart) {
+    private static void assertOneLine(CommandRun run, String expectedStart) {
         assertEquals(1, run.status());
         assertEquals(1, run.err().lines().count(), run.err());
         assertTrue(run.err().startsWith(expectedStart) || run.err().contains(expectedStart), run.err());
@@ -188,25 +183,19 @@ class ConnectionFaultTest {
         }
     }
 
-    private static void assertRefused(Run run, String url, String driverSays) {
+    private static void assertRefused(CommandRun run, String url, String driverSays) {
         assertOneLine(run, "the primary database at " + url + " refused this replica: ");
         assertTrue(run.err().contains(driverSays), run.err());
         assertTrue(run.err().contains("retrying cannot fix that"), run.err());
     }
 
     /** {@link #run}, failing instead of hanging when the command does not end by itself. */
-    private static Run runUntilItEnds(String... args) {
+    private static CommandRun runUntilItEnds(String... args) {
         return assertTimeoutPreemptively(Duration.ofSeconds(60), () -> run(args), "the command did not end");
     }
 
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine commandLine = Main.commandLine(
-                new CliContext(Map.of(), Clock.systemUTC(), folder -> JobRegistry.of(new ShellJob(), new HttpJob())));
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        return new Run(commandLine.execute(args), out.toString(), err.toString());
+    private static CommandRun run(String... args) {
+        return CommandRun.of(Clock.systemUTC(), args);
     }
 
     private static Path jobsFile(Path directory, String url, String user, String password) throws IOException {

@@ -3,36 +3,21 @@ package dev.leasecron.app.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import dev.leasecron.app.plugins.HttpJob;
-import dev.leasecron.app.plugins.JobRegistry;
-import dev.leasecron.app.plugins.ShellJob;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import picocli.CommandLine;
 
 /**
  * A primary database leasecron cannot run on is a mistake in the file: validate and run both report
  * it at database.url, exit 1, and print no stack trace and no password.
  */
 class DatabaseUrlCommandTest {
-    private record Run(int status, String out, String err) {}
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine commandLine = Main.commandLine(
-                new CliContext(Map.of(), Clock.systemUTC(), folder -> JobRegistry.of(new ShellJob(), new HttpJob())));
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        return new Run(commandLine.execute(args), out.toString(), err.toString());
+    private static CommandRun run(String... args) {
+        return CommandRun.of(Clock.systemUTC(), args);
     }
 
     private static Path file(Path directory, String url) throws Exception {
@@ -52,7 +37,7 @@ class DatabaseUrlCommandTest {
     void anUnsupportedDatabaseIsAnErrorAtItsUrl(String command, @TempDir Path directory) throws Exception {
         Path file = file(directory, "jdbc:h2:mem:leasecron;USER=sa;PASSWORD=s3cret");
 
-        Run run = run(command, "--config", file.toString());
+        CommandRun run = run(command, "--config", file.toString());
 
         assertEquals(1, run.status());
         assertEquals(List.of(file + ":2:8: database.url: unsupported database \"h2\": leasecron runs on PostgreSQL"
@@ -66,7 +51,7 @@ class DatabaseUrlCommandTest {
     void clickHouseWithAClusterWideJobIsAnErrorAtItsUrl(String command, @TempDir Path directory) throws Exception {
         Path file = file(directory, "jdbc:clickhouse://reader:s3cret@clickhouse:8123/default");
 
-        Run run = run(command, "--config", file.toString());
+        CommandRun run = run(command, "--config", file.toString());
 
         assertEquals(1, run.status());
         assertEquals(List.of(file + ":2:8: database.url: ClickHouse cannot carry leases, which cluster-wide jobs run"
@@ -75,7 +60,7 @@ class DatabaseUrlCommandTest {
         assertClean(run);
     }
 
-    private static void assertClean(Run run) {
+    private static void assertClean(CommandRun run) {
         for (String printed : List.of(run.out(), run.err())) {
             assertFalse(printed.contains("\tat ") || printed.contains("Exception"), printed);
             assertFalse(printed.contains("s3cret"), printed);

@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.leasecron.app.plugins.HttpJob;
 import dev.leasecron.app.plugins.JobRegistry;
-import dev.leasecron.app.plugins.ShellJob;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.RandomAccessFile;
@@ -32,21 +30,12 @@ class MainTest {
     private static final Clock NOW = Clock.fixed(Instant.parse("2026-12-02T16:00:02Z"), ZoneOffset.UTC);
 
     /** One run of the command line: exit status and what went to stdout and stderr. */
-    private record Run(int status, String out, String err) {}
-
     /** The built-in job types, as a daemon without a plugins folder has them. */
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine commandLine = Main.commandLine(
-                new CliContext(Map.of(), NOW, folder -> JobRegistry.of(new ShellJob(), new HttpJob())));
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        int status = commandLine.execute(args);
-        return new Run(status, out.toString(), err.toString());
+    private static CommandRun run(String... args) {
+        return CommandRun.of(NOW, args);
     }
 
-    private static void assertNoStackTrace(Run run) {
+    private static void assertNoStackTrace(CommandRun run) {
         assertFalse(run.err().contains("\tat ") || run.err().contains("Exception"), run.err());
         assertFalse(run.out().contains("\tat ") || run.out().contains("Exception"), run.out());
     }
@@ -55,7 +44,7 @@ class MainTest {
     class Validate {
         @Test
         void acceptsTheExampleAndSummarisesEachJob() {
-            Run run = run("validate", "--config", EXAMPLE);
+            CommandRun run = run("validate", "--config", EXAMPLE);
 
             assertEquals(0, run.status(), run.err());
             assertEquals("", run.err());
@@ -82,7 +71,7 @@ class MainTest {
                         schedule: "@daily"
                     """);
 
-            Run run = run("validate", "--config", file.toString());
+            CommandRun run = run("validate", "--config", file.toString());
 
             assertEquals(1, run.status());
             assertEquals("", run.out());
@@ -99,7 +88,7 @@ class MainTest {
 
         @Test
         void aMissingFileIsAnErrorNotACrash() {
-            Run run = run("validate", "--config", "no/such/jobs.yaml");
+            CommandRun run = run("validate", "--config", "no/such/jobs.yaml");
 
             assertEquals(1, run.status());
             assertEquals("no/such/jobs.yaml: no such file" + System.lineSeparator(), run.err());
@@ -119,7 +108,7 @@ class MainTest {
                         params:
                           cmd: pg_dump
                     """);
-            Run run = run("validate", "--config", file.toString());
+            CommandRun run = run("validate", "--config", file.toString());
 
             assertEquals(1, run.status());
             assertEquals(List.of(
@@ -144,7 +133,7 @@ class MainTest {
                         X-Token: "abc\\u0001def"
                 """);
 
-        Run run = run("validate", "--config", file.toString());
+        CommandRun run = run("validate", "--config", file.toString());
 
         assertEquals(1, run.status());
         assertEquals(List.of(
@@ -158,7 +147,7 @@ class MainTest {
     class Next {
         @Test
         void listsEachJobsNextInstantsInItsZoneAndUtc() {
-            Run run = run("next", "--config", EXAMPLE, "--count", "2", "--from", "2026-03-07T23:59:58Z");
+            CommandRun run = run("next", "--config", EXAMPLE, "--count", "2", "--from", "2026-03-07T23:59:58Z");
 
             assertEquals(0, run.status(), run.err());
             assertEquals("""
@@ -182,7 +171,7 @@ class MainTest {
                     "jobs:\n  - {name: leap, schedule: '0 0 30 2 *', type: shell, params: {command: 'true'}}\n");
 
             for (String command : List.of("validate", "next")) {
-                Run run = run(command, "--config", file.toString());
+                CommandRun run = run(command, "--config", file.toString());
 
                 assertEquals(1, run.status());
                 assertEquals(List.of(file + ":2:28: jobs[0].schedule: invalid cron \"0 0 30 2 *\": it never fires: no date"
@@ -193,7 +182,7 @@ class MainTest {
 
         @Test
         void refusesACountOutOfRange() {
-            Run run = run("next", "--config", EXAMPLE, "--count", "0");
+            CommandRun run = run("next", "--config", EXAMPLE, "--count", "0");
 
             assertEquals(2, run.status());
             assertTrue(run.err().startsWith("--count must be between 1 and 1000, was 0"), run.err());
@@ -201,7 +190,7 @@ class MainTest {
 
         @Test
         void refusesAnUnreadableInstant() {
-            Run run = run("next", "--config", EXAMPLE, "--from", "tomorrow");
+            CommandRun run = run("next", "--config", EXAMPLE, "--from", "tomorrow");
 
             assertEquals(2, run.status());
             assertTrue(run.err().startsWith("Invalid value for option '--from': \"tomorrow\" is not an ISO-8601 instant"
@@ -215,8 +204,8 @@ class MainTest {
     void everyCommandHasHelpAndVersion(String command) {
         String[] prefix = command.isEmpty() ? new String[0] : new String[] {command};
 
-        Run help = run(concat(prefix, "--help"));
-        Run version = run(concat(prefix, "--version"));
+        CommandRun help = run(concat(prefix, "--help"));
+        CommandRun version = run(concat(prefix, "--version"));
 
         assertEquals(0, help.status());
         assertTrue(help.out().startsWith("Usage: leasecron"), help.out());
@@ -226,7 +215,7 @@ class MainTest {
 
     @Test
     void noSubcommandShowsTheCommandsAsAUsageError() {
-        Run run = run();
+        CommandRun run = run();
 
         assertEquals(2, run.status());
         assertTrue(run.err().contains("validate") && run.err().contains("next"), run.err());
@@ -234,7 +223,7 @@ class MainTest {
 
     @Test
     void missingConfigIsAUsageError() {
-        Run run = run("validate");
+        CommandRun run = run("validate");
 
         assertEquals(2, run.status());
         assertTrue(run.err().startsWith("Missing required option: '--config=FILE'"), run.err());
@@ -244,7 +233,7 @@ class MainTest {
     class UsageMistakes {
         @Test
         void anUnknownLogFormatFlagIsOneLineAndAUsageError() {
-            Run run = run("run", "--config", EXAMPLE, "--log-format", "xml");
+            CommandRun run = run("run", "--config", EXAMPLE, "--log-format", "xml");
 
             assertEquals(2, run.status());
             assertEquals("Invalid value for option '--log-format': unknown log format \"xml\"; use json or console",
@@ -273,7 +262,7 @@ class MainTest {
                 Path file = Files.writeString(directory.resolve("jobs.yaml"), "database:\n  url: jdbc:sqlite:"
                         + directory.resolve("leases.db") + "\nhttp:\n  port: " + taken.getLocalPort() + "\njobs: []\n");
 
-                Run run = run("run", "--config", file.toString());
+                CommandRun run = run("run", "--config", file.toString());
 
                 assertEquals(1, run.status());
                 assertEquals(List.of("cannot serve http.port " + taken.getLocalPort() + ": Address already in use"),
@@ -290,7 +279,7 @@ class MainTest {
                 sparse.setLength(50L * 1024 * 1024);
             }
 
-            Run run = run(command, "--config", file.toString());
+            CommandRun run = run(command, "--config", file.toString());
 
             assertEquals(1, run.status());
             assertEquals(List.of(file + ": the file is larger than 4 MiB (4194304 bytes), the most a jobs file may hold"),
@@ -301,7 +290,7 @@ class MainTest {
     @ParameterizedTest
     @ValueSource(strings = {"validate", "next", "run", "status"})
     void helpWrapsEachParagraphAtWordsNotMidSentence(String command) {
-        Run help = run(command, "--help");
+        CommandRun help = run(command, "--help");
         List<String> description = help.out().lines()
                 .dropWhile(line -> !line.startsWith("Usage:"))
                 .dropWhile(line -> line.startsWith("Usage:") || line.startsWith(" "))

@@ -6,14 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasecron.app.db.Pools;
-import dev.leasecron.app.plugins.HttpJob;
-import dev.leasecron.app.plugins.JobRegistry;
-import dev.leasecron.app.plugins.ShellJob;
 import dev.leasecron.lease.LeaseListener;
 import dev.leasecron.lease.LeaseTimings;
 import dev.leasecron.lease.Leases;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -22,10 +17,8 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code status} only reads: it says plainly when nothing is there yet rather than creating it,
@@ -33,16 +26,8 @@ import picocli.CommandLine;
  * sound jobs of a file with a mistake in another.
  */
 class StatusCommandTest {
-    private record Run(int status, String out, String err) {}
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine commandLine = Main.commandLine(
-                new CliContext(Map.of(), Clock.systemUTC(), folder -> JobRegistry.of(new ShellJob(), new HttpJob())));
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        return new Run(commandLine.execute(args), out.toString(), err.toString());
+    private static CommandRun run(String... args) {
+        return CommandRun.of(Clock.systemUTC(), args);
     }
 
     private static Path jobsFile(Path directory, String url, String jobs) throws Exception {
@@ -68,7 +53,7 @@ class StatusCommandTest {
     void aMissingSqliteFileIsReportedAndNotCreated(@TempDir Path directory) throws Exception {
         Path file = jobsFile(directory, "jdbc:sqlite:leases.db", TWO_JOBS);
 
-        Run run = run("status", "--config", file.toString());
+        CommandRun run = run("status", "--config", file.toString());
 
         Path database = directory.resolve("leases.db").toAbsolutePath();
         assertEquals(0, run.status(), run.err());
@@ -86,7 +71,7 @@ class StatusCommandTest {
         }
         Path file = jobsFile(directory, "jdbc:sqlite:" + database, TWO_JOBS);
 
-        Run run = run("status", "--config", file.toString());
+        CommandRun run = run("status", "--config", file.toString());
 
         assertEquals(0, run.status(), run.err());
         assertEquals(List.of("database jdbc:sqlite:" + database + ": nothing there yet: no lease table"
@@ -102,7 +87,7 @@ class StatusCommandTest {
         Path file = jobsFile(directory, "jdbc:sqlite:leases.db", TWO_JOBS);
         assertFalse(directory.toAbsolutePath().equals(Path.of("").toAbsolutePath()), "the test runs elsewhere");
 
-        Run run = run("status", "--config", file.toString());
+        CommandRun run = run("status", "--config", file.toString());
 
         assertEquals(0, run.status(), run.err());
         List<String> lines = run.out().lines().toList();
@@ -119,7 +104,7 @@ class StatusCommandTest {
         claimOnce(database, "cron:nightly");
         Path file = jobsFile(directory, "jdbc:sqlite:" + database, TWO_JOBS.replace("\"@hourly\"", "\"61 * * * *\""));
 
-        Run run = run("status", "--config", file.toString());
+        CommandRun run = run("status", "--config", file.toString());
 
         assertEquals(1, run.status());
         assertEquals(1, run.err().lines().count(), run.err());
