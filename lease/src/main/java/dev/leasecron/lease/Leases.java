@@ -36,6 +36,7 @@ public final class Leases {
     private final Coalescer<Handle, Boolean> renewals = new Coalescer<>("lease-renew", RENEW_WINDOW, batches::renewAll);
     private final InstantSlots slots = new InstantSlots(this);
     private final LeaseViews views = new LeaseViews(this);
+    private final RoundHistory history = new RoundHistory(this);
     private volatile LeaseStore store;
     private volatile RuntimeException unavailable;
 
@@ -144,6 +145,11 @@ public final class Leases {
     /** Reads of the lease table for operators and the census of replicas. */
     public LeaseViews views() {
         return views;
+    }
+
+    /** The round history: what ran, where, how it ended, and the instants that did not run. */
+    public RoundHistory history() {
+        return history;
     }
 
     /** The kind of the primary database: {@code postgres}, {@code mysql}, {@code mariadb} or {@code sqlite}. */
