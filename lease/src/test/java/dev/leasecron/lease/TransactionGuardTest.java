@@ -13,7 +13,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.leasecron.lease.testing.TestDatabase;
 import dev.leasecron.lease.testing.TestTimings;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -26,6 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.slf4j.Logger;
@@ -43,11 +44,13 @@ class TransactionGuardTest {
     /** Another database, without a lease table: a SQLite file of this test's own. */
     private HikariDataSource other;
     private DataSource primaryPool;
+    @TempDir
+    Path otherDir;
 
     @BeforeEach
     void openOtherDatabase() throws Exception {
         HikariConfig c = new HikariConfig();
-        c.setJdbcUrl("jdbc:sqlite:" + Files.createTempFile("leasecron-other", ".db") + "?busy_timeout=10000");
+        c.setJdbcUrl("jdbc:sqlite:" + otherDir.resolve("other.db") + "?busy_timeout=10000");
         c.setMaximumPoolSize(1);
         other = new HikariDataSource(c);
         createProbe(other);
