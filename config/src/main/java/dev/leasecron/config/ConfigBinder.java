@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 
 /** Binds the top level of a jobs file, filling in defaults, and delegates sections to their binders. */
 final class ConfigBinder {
-    private static final List<String> KEYS = List.of("database", "instance", "http", "shutdownGrace", "jobs");
+    private static final List<String> KEYS = List.of("database", "instance", "http", "shutdownGrace", "history", "jobs");
     private static final List<String> HTTP_KEYS = List.of("address", "port", "adminToken");
     private static final Pattern BIND_ADDRESS = Pattern.compile("[A-Za-z0-9.:_%-]{1,253}");
     private static final int MIN_PORT = 1;
@@ -66,6 +66,7 @@ final class ConfigBinder {
         Optional<Duration> shutdownGrace = top.node("shutdownGrace").isPresent()
                 ? top.parsed("shutdownGrace", ConfigBinder::notNegativeDuration)
                 : Optional.of(JobsConfig.DEFAULT_SHUTDOWN_GRACE);
+        Optional<HistorySpec> history = HistoryBinder.bind(top);
         Optional<List<JobSpec>> jobs = jobs(top);
         soundDatabase = database;
         soundInstance = instance;
@@ -79,7 +80,7 @@ final class ConfigBinder {
             return Optional.empty();
         }
         return Optional.of(new JobsConfig(database.orElseThrow(), instance.orElseThrow(), httpAddress.orElseThrow(),
-                httpPort.orElseThrow(), adminToken.orElseThrow(), shutdownGrace.orElseThrow(), jobs.orElseThrow()));
+                httpPort.orElseThrow(), adminToken.orElseThrow(), shutdownGrace.orElseThrow(), history.orElseThrow(), jobs.orElseThrow()));
     }
 
     /**
