@@ -23,6 +23,7 @@ final class ConfigBinder {
     /** The parts bound without error so far, for readers that show what they can of a faulty file. */
     private Optional<DatabaseSpec> soundDatabase = Optional.empty();
     private Optional<String> soundInstance = Optional.empty();
+    private Optional<HistorySpec> soundHistory = Optional.empty();
     private final List<JobSpec> soundJobs = new ArrayList<>();
 
     /**
@@ -70,6 +71,7 @@ final class ConfigBinder {
         Optional<List<JobSpec>> jobs = jobs(top);
         soundDatabase = database;
         soundInstance = instance;
+        soundHistory = history;
         if (database.isPresent() && !database.get().embedded()) {
             List<YamlNode> jobNodes = top.node("jobs").filter(YamlNode.Sequence.class::isInstance)
                     .map(node -> ((YamlNode.Sequence) node).items()).orElse(List.of());
@@ -88,7 +90,7 @@ final class ConfigBinder {
      * without error, and each job that did. After a {@link #bind} that found errors.
      */
     UsableConfig usable(List<ConfigError> found) {
-        return new UsableConfig(soundDatabase, soundInstance, soundJobs, found);
+        return new UsableConfig(soundDatabase, soundInstance, soundJobs, found, soundHistory);
     }
 
     /** {@code LEASECRON_HTTP_PORT} when set, else {@code http.port}, else the default; both are checked. */
