@@ -5,6 +5,7 @@ module dev.leasecron.app {
     requires transitive dev.leasecron.lease;
     requires ch.qos.logback.classic;
     requires ch.qos.logback.core;
+    requires com.fasterxml.jackson.databind;
     requires com.zaxxer.hikari;
     requires info.picocli;
     requires java.net.http;

@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 
 /** Binds the top level of a jobs file, filling in defaults, and delegates sections to their binders. */
 final class ConfigBinder {
-    private static final List<String> KEYS = List.of("database", "instance", "http", "shutdownGrace", "jobs");
+    private static final List<String> KEYS = List.of("database", "instance", "http", "shutdownGrace", "history", "jobs");
     private static final List<String> HTTP_KEYS = List.of("address", "port", "adminToken");
     private static final Pattern BIND_ADDRESS = Pattern.compile("[A-Za-z0-9.:_%-]{1,253}");
     private static final int MIN_PORT = 1;
@@ -23,6 +23,7 @@ final class ConfigBinder {
     /** The parts bound without error so far, for readers that show what they can of a faulty file. */
     private Optional<DatabaseSpec> soundDatabase = Optional.empty();
     private Optional<String> soundInstance = Optional.empty();
+    private Optional<HistorySpec> soundHistory = Optional.empty();
     private final List<JobSpec> soundJobs = new ArrayList<>();
 
     /**
@@ -66,9 +67,11 @@ final class ConfigBinder {
         Optional<Duration> shutdownGrace = top.node("shutdownGrace").isPresent()
                 ? top.parsed("shutdownGrace", ConfigBinder::notNegativeDuration)
                 : Optional.of(JobsConfig.DEFAULT_SHUTDOWN_GRACE);
+        Optional<HistorySpec> history = HistoryBinder.bind(top);
         Optional<List<JobSpec>> jobs = jobs(top);
         soundDatabase = database;
         soundInstance = instance;
+        soundHistory = history;
         if (database.isPresent() && !database.get().embedded()) {
             List<YamlNode> jobNodes = top.node("jobs").filter(YamlNode.Sequence.class::isInstance)
                     .map(node -> ((YamlNode.Sequence) node).items()).orElse(List.of());
@@ -79,7 +82,7 @@ final class ConfigBinder {
             return Optional.empty();
         }
         return Optional.of(new JobsConfig(database.orElseThrow(), instance.orElseThrow(), httpAddress.orElseThrow(),
-                httpPort.orElseThrow(), adminToken.orElseThrow(), shutdownGrace.orElseThrow(), jobs.orElseThrow()));
+                httpPort.orElseThrow(), adminToken.orElseThrow(), shutdownGrace.orElseThrow(), history.orElseThrow(), jobs.orElseThrow()));
     }
 
     /**
@@ -87,7 +90,7 @@ final class ConfigBinder {
      * without error, and each job that did. After a {@link #bind} that found errors.
      */
     UsableConfig usable(List<ConfigError> found) {
-        return new UsableConfig(soundDatabase, soundInstance, soundJobs, found);
+        return new UsableConfig(soundDatabase, soundInstance, soundJobs, found, soundHistory);
     }
 
     /** {@code LEASECRON_HTTP_PORT} when set, else {@code http.port}, else the default; both are checked. */

@@ -88,7 +88,8 @@ public final class ConfigLoader {
         Optional<JobsConfig> config = binder.bind(root.get());
         if (config.isPresent() && errors.isEmpty()) {
             JobsConfig sound = config.get();
-            return new UsableConfig(Optional.of(sound.database()), Optional.of(sound.instance()), sound.jobs(), List.of());
+            return new UsableConfig(Optional.of(sound.database()), Optional.of(sound.instance()), sound.jobs(), List.of(),
+                    Optional.of(sound.history()));
         }
         return binder.usable(errors.sorted());
     }

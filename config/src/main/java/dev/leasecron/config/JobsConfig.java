@@ -18,10 +18,11 @@ import java.util.Optional;
  * @param adminToken the token that state-changing HTTP requests must carry; {@link Secret#none()}
  *     (the default) means no such request is accepted
  * @param shutdownGrace how long running rounds may go on after SIGTERM (default 25 s)
+ * @param history the round history's settings ({@code history:}; {@link HistorySpec#DEFAULTS} when absent)
  * @param jobs the jobs in file order, names unique
  */
 public record JobsConfig(DatabaseSpec database, String instance, Optional<String> httpAddress, int httpPort,
-        Secret adminToken, Duration shutdownGrace, List<JobSpec> jobs) {
+        Secret adminToken, Duration shutdownGrace, HistorySpec history, List<JobSpec> jobs) {
     public static final int DEFAULT_HTTP_PORT = 8080;
     /** The environment variable that, when set, gives the HTTP port instead of {@code http.port}. */
     public static final String HTTP_PORT_VARIABLE = "LEASECRON_HTTP_PORT";
@@ -35,7 +36,14 @@ public record JobsConfig(DatabaseSpec database, String instance, Optional<String
         Objects.requireNonNull(httpAddress, "httpAddress");
         Objects.requireNonNull(adminToken, "adminToken");
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+        Objects.requireNonNull(history, "history");
         jobs = List.copyOf(jobs);
+    }
+
+    /** A config with the default history settings. */
+    public JobsConfig(DatabaseSpec database, String instance, Optional<String> httpAddress, int httpPort,
+            Secret adminToken, Duration shutdownGrace, List<JobSpec> jobs) {
+        this(database, instance, httpAddress, httpPort, adminToken, shutdownGrace, HistorySpec.DEFAULTS, jobs);
     }
 
     /** The job called {@code name}, if there is one. */

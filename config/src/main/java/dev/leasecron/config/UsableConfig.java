@@ -13,17 +13,25 @@ import java.util.Optional;
  * @param instance the instance name, when it is sound
  * @param jobs the jobs that are sound, in file order
  * @param errors every mistake in the file; empty when the whole file is sound
+ * @param history the history section, when it is sound (the defaults when there is none)
  */
 public record UsableConfig(Optional<DatabaseSpec> database, Optional<String> instance, List<JobSpec> jobs,
-        List<ConfigError> errors) {
+        List<ConfigError> errors, Optional<HistorySpec> history) {
     public UsableConfig {
         Objects.requireNonNull(database, "database");
         Objects.requireNonNull(instance, "instance");
+        Objects.requireNonNull(history, "history");
         jobs = List.copyOf(jobs);
         errors = List.copyOf(errors);
     }
 
+    /** Usable parts with the history's default settings. */
+    public UsableConfig(Optional<DatabaseSpec> database, Optional<String> instance, List<JobSpec> jobs,
+            List<ConfigError> errors) {
+        this(database, instance, jobs, errors, Optional.of(HistorySpec.DEFAULTS));
+    }
+
     static UsableConfig nothing(List<ConfigError> errors) {
-        return new UsableConfig(Optional.empty(), Optional.empty(), List.of(), errors);
+        return new UsableConfig(Optional.empty(), Optional.empty(), List.of(), errors, Optional.empty());
     }
 }

@@ -2,11 +2,13 @@ package dev.leasecron.lease;
 
 import dev.leasecron.lease.sql.Finishing;
 import dev.leasecron.lease.sql.HeldName;
+import dev.leasecron.lease.sql.HistoryCompletion;
 import dev.leasecron.lease.sql.LeaseStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -36,7 +38,7 @@ public final class HandleBatches {
      *     statement that failed, its exception, which is not a loss yet
      */
     public BatchResult<Handle, Boolean> renewAll(Collection<Handle> handles) {
-        return perHandle(handles, leases.store()::renewAll);
+        return perHandle(handles, chunk -> leases.store().renewAll(chunk.stream().map(Batches::held).toList()));
     }
 
     /**
@@ -47,16 +49,30 @@ public final class HandleBatches {
      *     failure of the statement for it
      */
     public BatchResult<Handle, Boolean> releaseAll(Collection<Handle> handles) {
-        return perHandle(handles, leases.store()::releaseAll);
+        Map<Handle, String> reasons = new LinkedHashMap<>();
+        handles.forEach(h -> reasons.put(h, ""));
+        return releaseAll(reasons);
+    }
+
+    /**
+     * {@link #releaseAll(Collection)} for rounds cut short, each with the reason why: the history rows
+     * of the handles of instant claims are completed {@code cut_short} in the same transaction as each
+     * statement (see {@link RoundHistory}).
+     */
+    public BatchResult<Handle, Boolean> releaseAll(Map<Handle, String> reasons) {
+        LeaseStore s = leases.store();
+        return perHandle(reasons.keySet(), chunk -> s.releaseAll(chunk.stream().map(Batches::held).toList(),
+                leases.history().completions(chunk, h -> new RoundEnd(HistoryOutcome.CUT_SHORT, reasons.get(h))),
+                leases.history().failures()));
     }
 
     private BatchResult<Handle, Boolean> perHandle(Collection<Handle> handles,
-            Function<List<HeldName>, Set<HeldName>> statement) {
+            Function<List<Handle>, Set<HeldName>> statement) {
         Map<Handle, Boolean> answered = new HashMap<>();
         Map<Handle, LeaseDatabaseException> failed = new HashMap<>();
         for (List<Handle> chunk : Batches.chunks(handles, Batches.BY_NAME)) {
             try {
-                Set<HeldName> found = statement.apply(chunk.stream().map(Batches::held).toList());
+                Set<HeldName> found = statement.apply(chunk);
                 chunk.forEach(h -> answered.put(h, found.contains(Batches.held(h))));
             } catch (LeaseDatabaseException e) {
                 chunk.forEach(h -> failed.put(h, e));
@@ -81,6 +97,18 @@ public final class HandleBatches {
      * @throws IllegalStateException a handle is not of an instant claim; nothing ran
      */
     public BatchResult<Handle, Boolean> finishAll(Map<Handle, Instant> passed) {
+        return finishAll(passed, Map.of());
+    }
+
+    /**
+     * {@link #finishAll(Map)}, the history row of each round completed as {@code ends} tells (a round
+     * not in it: {@link RoundEnd#OK}) in the transaction of its batch's first statement: the rows of
+     * one batch, lease statement and history statement, commit together, or the lease statement runs
+     * again alone when the history's failed (see {@link RoundHistory}).
+     *
+     * @throws IllegalStateException a handle is not of an instant claim; nothing ran
+     */
+    public BatchResult<Handle, Boolean> finishAll(Map<Handle, Instant> passed, Map<Handle, RoundEnd> ends) {
         passed.keySet().forEach(h -> h.slot().orElseThrow(() -> new IllegalStateException(
                 "lease " + h.name() + " was not claimed for an instant: nothing to finish")));
         LeaseStore s = leases.store();
@@ -94,10 +122,13 @@ public final class HandleBatches {
                 (h.lost() ? knownLost : holding).add(h);
             }
             List<Handle> foundLost = new ArrayList<>();
+            // The whole batch's rows ride with its first statement, whichever that is.
+            List<HistoryCompletion> history = leases.history().completions(chunk, h -> ends.getOrDefault(h, RoundEnd.OK));
             try {
                 if (!holding.isEmpty()) {
                     Set<HeldName> finished = s.finishAll(holding.stream()
-                            .map(h -> finishing(h, passed.get(h))).toList());
+                            .map(h -> finishing(h, passed.get(h))).toList(), history, leases.history().failures());
+                    history = List.of();
                     for (Handle h : holding) {
                         if (finished.contains(Batches.held(h))) {
                             answered.put(h, true);
@@ -109,7 +140,8 @@ public final class HandleBatches {
                 List<Handle> withoutLease = new ArrayList<>(knownLost);
                 withoutLease.addAll(foundLost);
                 if (!withoutLease.isEmpty()) {
-                    s.finishAllWithoutLease(withoutLease.stream().map(h -> finishing(h, passed.get(h))).toList());
+                    s.finishAllWithoutLease(withoutLease.stream().map(h -> finishing(h, passed.get(h))).toList(), history,
+                            leases.history().failures());
                     knownLost.forEach(h -> answered.put(h, true));
                     foundLost.forEach(h -> answered.put(h, false));
                 }

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -55,7 +56,7 @@ public final class InstantSlots {
             if (read.isEmpty()) {
                 long started = System.nanoTime();
                 if (s.insertSlot(name, holder, leases.instance(), slotMs) == 1) {
-                    return Optional.of(leases.handle(name, holder, 1, started, slotMs, false, null, 0));
+                    return recorded(leases.handle(name, holder, 1, started, slotMs, false, null, 0));
                 }
                 return Optional.empty(); // someone was first
             }
@@ -66,7 +67,7 @@ public final class InstantSlots {
             }
             long started = System.nanoTime();
             if (s.claimSlot(name, holder, leases.instance(), slotMs, row) == 1) {
-                return Optional.of(slotHandle(name, holder, started, slotMs, row));
+                return recorded(slotHandle(name, holder, started, slotMs, row));
             }
             // Someone claimed first, or a round finished between the read and the write: read again.
         }
@@ -109,7 +110,22 @@ public final class InstantSlots {
      * @throws IllegalArgumentException a name cannot be held (see {@link LeaseName}); nothing ran
      */
     public void claimSlots(Instant slot, Collection<String> names, Consumer<BatchResult<String, Optional<Handle>>> part) {
-        new BatchSlotClaims(leases, slot, names).send(part);
+        claimSlots(slot, names, Set.of(), part);
+    }
+
+    /**
+     * {@link #claimSlots(Instant, Collection, Consumer)}, the history rows of the names in
+     * {@code caughtUp} written with the trigger {@link HistoryTrigger#CATCH_UP} (the others
+     * {@link HistoryTrigger#SCHEDULED}). Each statement's rounds claimed have their rows written, in
+     * one statement, before its part is handed over.
+     */
+    public void claimSlots(Instant slot, Collection<String> names, Set<String> caughtUp,
+            Consumer<BatchResult<String, Optional<Handle>>> part) {
+        new BatchSlotClaims(leases, slot, names).send(answers -> {
+            leases.history().claimed(answers.answered().values().stream().flatMap(Optional::stream).toList(),
+                    name -> caughtUp.contains(name) ? HistoryTrigger.CATCH_UP : HistoryTrigger.SCHEDULED);
+            part.accept(answers);
+        });
     }
 
     /**
@@ -126,7 +142,9 @@ public final class InstantSlots {
         String holder = Tokens.newHolder();
         long started = System.nanoTime();
         if (leases.store().claimAgain(u.name(), u.term(), holder, leases.instance()) == 1) {
-            return Optional.of(leases.handle(u.name(), holder, u.term() + 1, started, u.slot().toEpochMilli(), true, null, 0));
+            Handle h = leases.handle(u.name(), holder, u.term() + 1, started, u.slot().toEpochMilli(), true, null, 0);
+            leases.history().rerunClaimed(u, h);
+            return Optional.of(h);
         }
         return Optional.empty();
     }
@@ -175,6 +193,11 @@ public final class InstantSlots {
     public Optional<Instant> lastSlot(String name) {
         LeaseName.validate(name);
         return leases.store().lastSlot(name).filter(ms -> ms != 0).map(Instant::ofEpochMilli);
+    }
+
+    private Optional<Handle> recorded(Handle h) {
+        leases.history().claimed(List.of(h), name -> HistoryTrigger.SCHEDULED);
+        return Optional.of(h);
     }
 
     /** The handle of an instant claimed over {@code read}, naming the unfinished instant it gave up. */

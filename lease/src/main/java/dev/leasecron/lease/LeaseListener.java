@@ -17,6 +17,12 @@ public interface LeaseListener {
     /** Work under a lost lease did not return within the step-down grace; the process fails next. */
     default void wouldNotStop(Handle handle, Duration grace) {}
 
+    /**
+     * A statement writing the round history failed; the rounds and leases it concerned are unaffected
+     * (a finish or release it shared a transaction with ran again alone). Called once per statement.
+     */
+    default void historyFailed(LeaseDatabaseException cause) {}
+
     /** Hears nothing. */
     LeaseListener NONE = new LeaseListener() {};
 }

@@ -78,6 +78,9 @@ public final class Leases {
     public void initialize() {
         LeaseStore s = detectStore();
         s.createTableIfMissing();
+        if (history.enabled()) {
+            s.createHistoryIfMissing();
+        }
         store = s;
     }
 
@@ -150,6 +153,24 @@ public final class Leases {
     /** The round history: what ran, where, how it ended, and the instants that did not run. */
     public RoundHistory history() {
         return history;
+    }
+
+    /**
+     * Whether rounds and instants not run are written to the history ({@code gst_history}), on by
+     * default; set before {@link #initialize()}, which creates the table only when on. Off, nothing is
+     * written and the table is neither created nor read by the protocol.
+     */
+    public void keepHistory(boolean on) {
+        history.enable(on);
+    }
+
+    /** A history statement failed: heard by the listener, never thrown at the protocol. */
+    void historyFailed(LeaseDatabaseException e) {
+        try {
+            listener.historyFailed(e);
+        } catch (RuntimeException ignored) {
+            // A listener's bug must not reach the round's protocol either.
+        }
     }
 
     /** The kind of the primary database: {@code postgres}, {@code mysql}, {@code mariadb} or {@code sqlite}. */

@@ -1,20 +1,57 @@
 package dev.leasecron.lease;
 
+import dev.leasecron.lease.sql.HistoryClaim;
+import dev.leasecron.lease.sql.HistoryCompletion;
+import dev.leasecron.lease.sql.HistorySpan;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
- * The round history on the primary database, for operators, changing nothing: every round claimed
- * through {@link InstantSlots} (its row is written with its claim and completed with its finish or
- * release, in the same statements' transactions), and every span of instants that did not run. Reached
- * through {@link Leases#history()}.
+ * The round history on the primary database ({@code gst_history}), for operators: every round claimed
+ * through {@link InstantSlots} (its row is written {@code running} right after its claim, one statement
+ * per claim statement, and completed with its finish or release, in the same transaction as that
+ * statement), and every span of instants that did not run ({@link #recordNotRun}). Reached through
+ * {@link Leases#history()}.
+ *
+ * <p>Writing the history never fails nor delays the lease protocol: a history statement that fails is
+ * reported to {@link LeaseListener#historyFailed} and dropped, and a finish or release whose
+ * transaction the history broke runs again alone. Rows may then be missing or stay {@code running}
+ * until a rerun of the instant completes them; the leases are unaffected.
  */
 public final class RoundHistory {
+    /** What a rerun writes into the row of the round it runs again. */
+    static final String DIED = "its replica stopped before the round ended (or lost its lease without recording its end)";
+
     private final Leases leases;
+    private volatile boolean enabled = true;
 
     RoundHistory(Leases leases) {
         this.leases = leases;
+    }
+
+    /** Whether rounds and spans are written: on unless {@link Leases#keepHistory} turned it off. */
+    public boolean enabled() {
+        return enabled;
+    }
+
+    void enable(boolean on) {
+        enabled = on;
+    }
+
+    /**
+     * Whether the history table exists: false when no replica with history on has started here.
+     *
+     * @throws LeaseDatabaseException the database did not answer
+     */
+    public boolean exists() {
+        return leases.store().historyExists();
     }
 
     /**
@@ -23,16 +60,121 @@ public final class RoundHistory {
      * @throws LeaseDatabaseException the database did not answer
      */
     public List<HistoryEntry> entries(HistoryQuery query) {
-        throw new UnsupportedOperationException("not yet");
+        return leases.store().history(query);
     }
 
     /**
      * For each of {@code names} with history, its newest row that is a round which ended (not running):
-     * the "last outcome" operators ask for. One statement.
+     * the "last outcome" operators ask for. One statement per {@link Leases#MAX_BATCH} names.
      *
      * @throws LeaseDatabaseException the database did not answer
      */
     public Map<String, HistoryEntry> lastEnded(Collection<String> names) {
-        throw new UnsupportedOperationException("not yet");
+        Map<String, HistoryEntry> last = new LinkedHashMap<>();
+        for (List<String> chunk : Batches.chunks(names, Comparator.naturalOrder())) {
+            leases.store().lastEnded(chunk).forEach(e -> last.put(e.name(), e));
+        }
+        return last;
+    }
+
+    /**
+     * Records spans of instants not run, one row each, in one statement per {@link Leases#MAX_BATCH}.
+     * A span whose first instant already has a span row is not written again (two replicas noticing
+     * the same span leave one row). Does nothing when the history is off; a failure is reported to
+     * {@link LeaseListener#historyFailed}, never thrown.
+     */
+    public void recordNotRun(Collection<NotRun> spans) {
+        if (!enabled || spans.isEmpty()) {
+            return;
+        }
+        String instance = leases.instance();
+        List<HistorySpan> rows = spans.stream().map(s -> new HistorySpan(s.name(), s.first().toEpochMilli(),
+                s.last().toEpochMilli(), s.count(), s.outcome().label(), instance, s.reason())).toList();
+        for (List<HistorySpan> chunk : Batches.chunks(rows, Comparator.comparing(HistorySpan::name)
+                .thenComparingLong(HistorySpan::firstMs).thenComparing(HistorySpan::outcome))) {
+            quietly(() -> leases.store().insertHistorySpans(chunk));
+        }
+    }
+
+    /**
+     * Deletes at most {@code max} rows whose instant is older than {@code retain} by the database
+     * clock: one statement.
+     *
+     * @return how many it deleted; fewer than {@code max} means none is left
+     * @throws LeaseDatabaseException the database did not answer
+     */
+    public int purgeOlderThan(Duration retain, int max) {
+        return leases.store().purgeHistoryOlderThan(retain.toMillis(), max);
+    }
+
+    /**
+     * Up to {@code max} names holding more than {@code keep} rows, for {@link #purgeBeyond}.
+     *
+     * @throws LeaseDatabaseException the database did not answer
+     */
+    public List<String> namesOver(int keep, int max) {
+        return leases.store().historyNamesOver(keep, max);
+    }
+
+    /**
+     * Deletes at most {@code max} rows of {@code name} beyond its newest {@code keep}: two statements.
+     *
+     * @return how many it deleted
+     * @throws LeaseDatabaseException the database did not answer
+     */
+    public int purgeBeyond(String name, int keep, int max) {
+        if (keep < 1) {
+            throw new IllegalArgumentException("keep at least 1 row per name, not " + keep);
+        }
+        return leases.store().purgeHistoryBeyond(name, keep, max);
+    }
+
+    /** Writes the rows of rounds just claimed, before their rounds start: one statement per batch. */
+    void claimed(Collection<Handle> handles, Function<String, HistoryTrigger> trigger) {
+        if (!enabled || handles.isEmpty()) {
+            return;
+        }
+        List<HistoryClaim> rows = new ArrayList<>();
+        for (Handle h : handles) {
+            rows.add(new HistoryClaim(h.name(), h.slot().orElseThrow().toEpochMilli(), h.term(), h.holder(), h.instance(),
+                    (h.rerun() ? HistoryTrigger.RERUN : trigger.apply(h.name())).label(), h.rerun()));
+        }
+        for (List<HistoryClaim> chunk : Batches.chunks(rows, Comparator.comparing(HistoryClaim::name))) {
+            quietly(() -> leases.store().insertHistoryClaims(chunk));
+        }
+    }
+
+    /** The rerun of {@code u} was claimed as {@code rerun}: completes the dead round's row, then writes its own. */
+    void rerunClaimed(Unfinished u, Handle rerun) {
+        if (!enabled) {
+            return;
+        }
+        quietly(() -> leases.store().completeDeadRound(u.name(), u.slot().toEpochMilli(), u.term(), DIED));
+        claimed(List.of(rerun), name -> HistoryTrigger.RERUN);
+    }
+
+    /** The completions of {@code handles}' rows, each as {@code end} tells; empty when the history is off. */
+    List<HistoryCompletion> completions(Collection<Handle> handles, Function<Handle, RoundEnd> end) {
+        if (!enabled) {
+            return List.of();
+        }
+        return handles.stream().map(h -> {
+            RoundEnd e = end.apply(h);
+            return new HistoryCompletion(h.name(), h.slot().map(java.time.Instant::toEpochMilli).orElse(0L), h.term(),
+                    e.outcome().label(), e.detail());
+        }).filter(c -> c.instantMs() != 0).toList();
+    }
+
+    /** Hears that a history statement failed. */
+    Consumer<LeaseDatabaseException> failures() {
+        return leases::historyFailed;
+    }
+
+    private void quietly(Runnable write) {
+        try {
+            write.run();
+        } catch (LeaseDatabaseException e) {
+            leases.historyFailed(e);
+        }
     }
 }

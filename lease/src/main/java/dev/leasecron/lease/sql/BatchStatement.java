@@ -86,6 +86,13 @@ final class BatchStatement {
         return literal.append('}').toString();
     }
 
+    /** Appends {@code other}'s text and values, in place. */
+    BatchStatement append(BatchStatement other) {
+        text.append(other.text);
+        values.addAll(other.values);
+        return this;
+    }
+
     /** Appends {@code (?, ?, ...)}, one placeholder per value. */
     BatchStatement list(Collection<?> values) {
         text.append('(');

@@ -1,5 +1,7 @@
 package dev.leasecron.lease.sql;
 
+import dev.leasecron.lease.HistoryEntry;
+import dev.leasecron.lease.HistoryQuery;
 import dev.leasecron.lease.LeaseDatabaseException;
 import dev.leasecron.lease.LeaseRow;
 import java.sql.Connection;
@@ -11,6 +13,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jooq.Configuration;
@@ -275,6 +279,135 @@ public final class LeaseStore {
 
     public long nowMillis() {
         return call("read the database clock", () -> ReadStatement.now(sql));
+    }
+
+    /** Creates {@code gst_history} and its index when missing; safe from many replicas at once. */
+    public void createHistoryIfMissing() {
+        call("create gst_history", () -> {
+            HistoryStatement.createIfMissing(sql);
+            return null;
+        });
+    }
+
+    public boolean historyExists() {
+        return call("read gst_history", () -> HistoryStatement.exists(sql));
+    }
+
+    /** Writes the rows of rounds just claimed; one statement. */
+    public void insertHistoryClaims(List<HistoryClaim> claims) {
+        bounded(claims);
+        call("record claims in the history", () -> {
+            HistoryStatement.insertClaims(sql, claims);
+            return null;
+        });
+    }
+
+    /** Completes the rows of rounds that ended; one statement, in a transaction of its own. */
+    public void completeHistory(List<HistoryCompletion> ended) {
+        bounded(ended);
+        call("record ends in the history", () -> {
+            HistoryStatement.complete(sql, ended);
+            return null;
+        });
+    }
+
+    /** Completes, or writes, the row of a round whose replica stopped before it ended; two statements. */
+    public void completeDeadRound(String name, long instantMs, long term, String detail) {
+        call("record a round cut short in the history", () -> sql.dsl().transactionResult(cfg -> {
+            HistoryStatement.completeDead(sql.on(cfg.dsl()), name, instantMs, term, detail);
+            return null;
+        }));
+    }
+
+    /** Writes spans of instants not run; one statement, and one more per superseded instant. */
+    public void insertHistorySpans(List<HistorySpan> spans) {
+        bounded(spans);
+        call("record instants not run in the history", () -> {
+            HistoryStatement.insertSpans(sql, spans);
+            return null;
+        });
+    }
+
+    public List<HistoryEntry> history(HistoryQuery query) {
+        return call("read the history", () -> HistoryStatement.entries(sql, query));
+    }
+
+    /** The newest ended round of each of {@code names} (at most {@link #MAX_BATCH}) with history. */
+    public List<HistoryEntry> lastEnded(Collection<String> names) {
+        bounded(names);
+        return call("read the history", () -> HistoryStatement.newestPerName(HistoryStatement.lastEnded(sql, names)));
+    }
+
+    /** Deletes at most {@code max} rows older than {@code retainMs} by the database clock; one statement. */
+    public int purgeHistoryOlderThan(long retainMs, int max) {
+        return call("purge the history", () -> HistoryStatement.purgeOlderThan(sql, retainMs, max));
+    }
+
+    /** Up to {@code max} names with more than {@code keep} history rows. */
+    public List<String> historyNamesOver(int keep, int max) {
+        return call("purge the history", () -> HistoryStatement.namesOver(sql, keep, max));
+    }
+
+    /** Deletes at most {@code max} rows of {@code name} beyond its newest {@code keep}. */
+    public int purgeHistoryBeyond(String name, int keep, int max) {
+        return call("purge the history", () -> HistoryStatement.purgeBeyond(sql, name, keep, max));
+    }
+
+    /**
+     * {@link #finishAll(List)} and, in the same transaction, the completion of {@code history}. When
+     * the history statement fails the transaction is rolled back and the finish runs again alone:
+     * the history never costs a round its finish. {@code historyFailed} hears of it.
+     */
+    public Set<HeldName> finishAll(List<Finishing> ended, List<HistoryCompletion> history,
+            Consumer<LeaseDatabaseException> historyFailed) {
+        bounded(ended);
+        return withHistory("finish", tx -> FinishStatement.withLeaseMany(tx, ended), history, historyFailed);
+    }
+
+    /** {@link #finishAllWithoutLease(Collection)} with the completion of {@code history}, as {@link #finishAll(List, List, Consumer)}. */
+    public void finishAllWithoutLease(Collection<Finishing> ended, List<HistoryCompletion> history,
+            Consumer<LeaseDatabaseException> historyFailed) {
+        bounded(ended);
+        withHistory("finish", tx -> {
+            FinishStatement.withoutLeaseMany(tx, ended);
+            return null;
+        }, history, historyFailed);
+    }
+
+    /** {@link #releaseAll(Collection)} with the completion of {@code history}, as {@link #finishAll(List, List, Consumer)}. */
+    public Set<HeldName> releaseAll(Collection<HeldName> held, List<HistoryCompletion> history,
+            Consumer<LeaseDatabaseException> historyFailed) {
+        bounded(held);
+        return withHistory("release", tx -> ReleaseStatement.releaseMany(tx, held), history, historyFailed);
+    }
+
+    private <T> T withHistory(String what, Function<Sql, T> statement, List<HistoryCompletion> history,
+            Consumer<LeaseDatabaseException> historyFailed) {
+        if (history.isEmpty()) {
+            return call(what, () -> statement.apply(sql));
+        }
+        RuntimeException[] historyError = new RuntimeException[1];
+        try {
+            return call(what, () -> sql.dsl().transactionResult(cfg -> {
+                Sql tx = sql.on(cfg.dsl());
+                T result = statement.apply(tx);
+                try {
+                    HistoryStatement.complete(tx, history);
+                } catch (RuntimeException e) {
+                    historyError[0] = e;
+                    throw e;
+                }
+                return result;
+            }));
+        } catch (RuntimeException e) {
+            if (historyError[0] == null) {
+                throw e;
+            }
+            // Rolled back with the history: the lease statement runs again alone, as it would without history.
+            historyFailed.accept(new LeaseDatabaseException("record the rounds' ends in the history failed: "
+                    + rootMessage(historyError[0]), historyError[0]));
+            return call(what, () -> statement.apply(sql));
+        }
     }
 
     private static void bounded(Collection<?> batch) {

@@ -43,7 +43,8 @@ public final class Main {
                 .addSubcommand(new ValidateCommand(context))
                 .addSubcommand(new NextCommand(context))
                 .addSubcommand(new RunCommand(context))
-                .addSubcommand(new StatusCommand(context));
+                .addSubcommand(new StatusCommand(context))
+                .addSubcommand(new HistoryCommand(context));
     }
 
     private static CliContext systemContext() {

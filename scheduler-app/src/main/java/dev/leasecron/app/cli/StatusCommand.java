@@ -5,9 +5,11 @@ import dev.leasecron.app.db.SqliteFiles;
 import dev.leasecron.config.ConfigLoader;
 import dev.leasecron.config.DataSourceSpec;
 import dev.leasecron.config.DatabaseSpec;
+import dev.leasecron.config.HistorySpec;
 import dev.leasecron.config.JobSpec;
 import dev.leasecron.config.JobTypeChecker;
 import dev.leasecron.config.UsableConfig;
+import dev.leasecron.lease.HistoryEntry;
 import dev.leasecron.lease.LeaseDatabaseException;
 import dev.leasecron.lease.LeaseListener;
 import dev.leasecron.lease.LeaseTimings;
@@ -33,8 +35,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code leasecron status --config FILE}: the lease row of every job of the file, read from the
- * primary database and judged by its clock: who holds it, the term, the last instant on record, an
- * unfinished or rerun instant, and when the lease expires.
+ * primary database and judged by its clock: the next instant, the last round's outcome and its age
+ * (from the round history), whether a round runs now (ACTIVE), who holds the lease, the term, the last
+ * instant on record, an unfinished or rerun instant, and when the lease expires.
  *
  * <p>It only reads: a database without the lease table, or an SQLite file that does not exist, is
  * reported as having nothing yet, never created. A relative SQLite file is found beside the jobs
@@ -97,14 +100,22 @@ final class StatusCommand implements Callable<Integer> {
             Map<String, LeaseRow> rows = leases.views().rows(usable.jobs().stream().map(JobSpec::leaseName).toList()).stream()
                     .collect(Collectors.toMap(LeaseRow::name, Function.identity()));
             Instant now = leases.readDatabaseClock();
+            Map<String, HistoryEntry> last = usable.history().map(HistorySpec::enabled).orElse(false)
+                    && !usable.jobs().isEmpty() && leases.history().exists()
+                    ? leases.history().lastEnded(usable.jobs().stream().map(JobSpec::leaseName).toList())
+                    : Map.of();
             out.println(where + ", clock " + now);
-            TextTable table = new TextTable("JOB", "HOLDER", "TERM", "LAST INSTANT", "UNFINISHED", "RERUN", "LEASE");
+            TextTable table = new TextTable("JOB", "NEXT", "LAST", "ACTIVE", "HOLDER", "TERM", "LAST INSTANT", "UNFINISHED",
+                    "RERUN", "LEASE");
             for (JobSpec job : usable.jobs()) {
                 LeaseRow row = rows.get(job.leaseName());
+                String next = next(job, now);
+                String lastOutcome = Optional.ofNullable(last.get(job.leaseName())).map(e -> lastOutcome(e, now)).orElse("-");
                 if (row == null) {
-                    table.add(job.name(), "-", "-", "never ran", "-", "-", "-");
+                    table.add(job.name(), next, lastOutcome, "0", "-", "-", "never ran", "-", "-", "-");
                 } else {
-                    table.add(job.name(), row.instance().isEmpty() ? "-" : row.instance(), Long.toString(row.term()),
+                    table.add(job.name(), next, lastOutcome, active(row) ? "1" : "0",
+                            row.instance().isEmpty() ? "-" : row.instance(), Long.toString(row.term()),
                             instant(row.slotMs()), instant(row.unfinishedSlotMs()), instant(row.rerunSlotMs()), lease(row));
                 }
             }
@@ -123,7 +134,7 @@ final class StatusCommand implements Callable<Integer> {
      * SQLite file is opened for reading and writing but never created ({@code open_mode} without
      * {@code SQLITE_OPEN_CREATE}), and nothing is written to it.
      */
-    private static DataSource readOnly(DataSourceSpec source) {
+    static DataSource readOnly(DataSourceSpec source) {
         Properties properties = new Properties();
         if (source.url().startsWith("jdbc:sqlite:")) {
             properties.setProperty("open_mode", Integer.toString(SQLITE_OPEN_READWRITE));
@@ -137,6 +148,26 @@ final class StatusCommand implements Callable<Integer> {
             // Its message holds the URL as written, password and all.
             throw new LeaseDatabaseException("no JDBC driver here takes the URL", null);
         }
+    }
+
+    /** The job's next instant by the database clock, and how far off it is. */
+    private static String next(JobSpec job, Instant now) {
+        if (!job.enabled()) {
+            return "disabled";
+        }
+        return job.schedule().next(now).map(z -> z.toInstant() + " (in " + Ages.of(Duration.between(now, z.toInstant())) + ")")
+                .orElse("none");
+    }
+
+    /** {@code ok 12s ago}: the last round that ended, and when it ended (or its instant, when its end is not known). */
+    static String lastOutcome(HistoryEntry e, Instant now) {
+        Instant at = e.ended().or(e::started).orElse(e.instant());
+        return e.outcome().label() + " " + Ages.ago(Duration.between(at, now));
+    }
+
+    /** A round runs now: the lease is held and its instant has not run to its end. */
+    private static boolean active(LeaseRow row) {
+        return row.unfinishedSlotMs() != 0 && row.expiresAtMs() > row.nowMs();
     }
 
     private static String instant(long ms) {

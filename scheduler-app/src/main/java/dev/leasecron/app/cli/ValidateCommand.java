@@ -63,6 +63,7 @@ final class ValidateCommand implements Callable<Integer> {
         JobsConfig jobs = loaded.get();
         out.println(config.file + ": valid, " + jobs.jobs().size() + (jobs.jobs().size() == 1 ? " job" : " jobs")
                 + (jobs.database().embedded() ? " (embedded database " + jobs.database().primary().url() + ")" : ""));
+        out.println(HistoryCommand.describe(jobs.history()));
         if (jobs.jobs().isEmpty()) {
             out.flush();
             return 0;

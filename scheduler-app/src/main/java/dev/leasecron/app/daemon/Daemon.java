@@ -102,6 +102,7 @@ public final class Daemon {
                     OpsServer ops = OpsServer.start(initial.httpAddress(), initial.httpPort(),
                             this::liveness, readiness, prometheus)) {
                 List<ScheduledJob> jobs = ScheduledJobs.of(initial, registry);
+                leases.keepHistory(initial.history().enabled());
                 if (!initialize(leases, jobs)) {
                     return;
                 }
@@ -111,16 +112,22 @@ public final class Daemon {
                         : Scheduler.withoutLeases(leases, transactions, listener);
                 scheduler.start(jobs);
                 this.scheduler = scheduler;
+                HistoryPurger purger = new HistoryPurger(leases, initial.history(), metrics, HistoryPurger.PAUSE);
+                if (withoutLeases == null && initial.history().enabled()) {
+                    purger.start();
+                }
                 metrics.jobsLoaded(jobs.size());
                 Event.of(Events.DAEMON_STARTED).with("instance", leases.instance()).with("jobs", jobs.size())
                         .with("database", withoutLeases == null ? leases.databaseKind()
                                 : withoutLeases.productName())
                         .with("http_port", ops.port()).with("config", configFile.toString())
-                        .with("settings", scheduler.settings().describe()).info(LOG);
+                        .with("settings", scheduler.settings().describe())
+                        .with("history", historySettings(initial.history(), withoutLeases == null)).info(LOG);
                 try (ConfigWatcher watcher = ConfigWatcher.start(configFile, loader, reloads(scheduler, metrics), CONFIG_POLL)) {
                     stopRequested.await();
                 }
                 running = false;
+                purger.stop();
                 Event.of(Events.DAEMON_STOPPING).with("rounds_running", scheduler.roundsRunning())
                         .with("grace", initial.shutdownGrace().toString()).info(LOG);
                 boolean clean = scheduler.shutdown(initial.shutdownGrace(), WIND_DOWN);
@@ -187,15 +194,24 @@ public final class Daemon {
         return s == null ? Health.up() : s.stuck(STUCK_AFTER).map(Health::down).orElse(Health.up());
     }
 
+    /** The history's settings as {@code daemon.started} logs them. */
+    static java.util.Map<String, Object> historySettings(dev.leasecron.config.HistorySpec h, boolean withLeases) {
+        java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("enabled", h.enabled() && withLeases);
+        m.put("retain", h.retain().toString());
+        m.put("max_rows_per_job", h.maxRowsPerJob());
+        return m;
+    }
+
     private ConfigListener reloads(Scheduler scheduler, SchedulerMetrics metrics) {
         return new ConfigListener() {
             @Override
             public void onReload(JobsConfig config) {
                 if (!config.database().equals(initial.database()) || !config.instance().equals(initial.instance())
                         || !config.httpAddress().equals(initial.httpAddress()) || config.httpPort() != initial.httpPort()
-                        || !config.adminToken().equals(initial.adminToken())) {
+                        || !config.adminToken().equals(initial.adminToken()) || !config.history().equals(initial.history())) {
                     Event.of(Events.CONFIG_RESTART_NEEDED)
-                            .with("reason", "database, instance and http changes apply at the next start").warn(LOG);
+                            .with("reason", "database, instance, http and history changes apply at the next start").warn(LOG);
                 }
                 List<ScheduledJob> jobs = ScheduledJobs.of(config, registry);
                 try {

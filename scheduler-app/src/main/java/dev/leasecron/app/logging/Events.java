@@ -66,4 +66,10 @@ public final class Events {
     public static final String DAEMON_STOPPED = "daemon.stopped";
     /** A changed setting of the jobs file takes effect only at the next start. */
     public static final String CONFIG_RESTART_NEEDED = "config.restart_needed";
+    /** Statements writing the round history failed (logged once per burst, with how many); rounds were unaffected. */
+    public static final String HISTORY_WRITE_FAILED = "history.write_failed";
+    /** The history's purger deleted rows past the retention or beyond the per-job cap. */
+    public static final String HISTORY_PURGED = "history.purged";
+    /** A pass of the history's purger failed; it tries again at its next pass. */
+    public static final String HISTORY_PURGE_FAILED = "history.purge_failed";
 }

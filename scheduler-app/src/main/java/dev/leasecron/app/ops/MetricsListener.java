@@ -5,12 +5,16 @@ import dev.leasecron.app.scheduler.RoundListener;
 import dev.leasecron.app.scheduler.ScheduledJob;
 import dev.leasecron.config.JobSpec;
 import dev.leasecron.lease.Handle;
+import dev.leasecron.app.logging.Events;
+import dev.leasecron.lease.LeaseDatabaseException;
 import dev.leasecron.lease.LeaseListener;
 import java.time.Duration;
 
 /** Counts what the scheduler and the leases under it do into {@link SchedulerMetrics}. */
 public final class MetricsListener implements RoundListener, LeaseListener {
     private final SchedulerMetrics metrics;
+    private final BurstWarning historyWarnings = new BurstWarning(Events.HISTORY_WRITE_FAILED, java.time.Duration.ofMinutes(1),
+            "the round history could not be written; rounds and leases are unaffected");
 
     public MetricsListener(SchedulerMetrics metrics) {
         this.metrics = metrics;
@@ -57,6 +61,16 @@ public final class MetricsListener implements RoundListener, LeaseListener {
     @Override
     public void lost(Handle handle, String reason) {
         metrics.leaseLost(jobOf(handle));
+    }
+
+    /**
+     * Counts the failure and warns of it once per burst: a database that refuses the history refuses
+     * every statement for a while, and a line per statement would drown the log.
+     */
+    @Override
+    public void historyFailed(LeaseDatabaseException cause) {
+        metrics.historyWriteFailed();
+        historyWarnings.warn(cause.getMessage());
     }
 
     /** Lease names of jobs are the job's name behind the scheduler's prefix. */

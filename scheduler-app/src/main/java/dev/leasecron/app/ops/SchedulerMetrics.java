@@ -50,6 +50,8 @@ public final class SchedulerMetrics {
     private final MeterProvider<Counter> instantsSuperseded;
     private final MeterProvider<Counter> instantsMissed;
     private final MeterProvider<Counter> reruns;
+    private final Counter historyWriteFailures;
+    private final Counter historyPurged;
     private final AtomicInteger jobsLoaded = new AtomicInteger();
     private final MeterProvider<Counter> configReloads;
     private final AtomicInteger configSuccessful = new AtomicInteger(1);
@@ -77,6 +79,11 @@ public final class SchedulerMetrics {
                 .description("Instants that ran on no replica and never will").withRegistry(registry);
         reruns = Counter.builder("leasecron.reruns")
                 .description("Rounds rerun after a round was cut short").withRegistry(registry);
+        historyWriteFailures = Counter.builder("leasecron.history.write.failures")
+                .description("Statements writing the round history that failed (the rounds were unaffected)")
+                .register(registry);
+        historyPurged = Counter.builder("leasecron.history.purged")
+                .description("Rows of the round history purged by age or beyond the per-job cap").register(registry);
         Gauge.builder("leasecron.jobs.loaded", jobsLoaded, AtomicInteger::get)
                 .description("Jobs in the config in force").register(registry);
         configReloads = Counter.builder("leasecron.config.reloads")
@@ -87,6 +94,16 @@ public final class SchedulerMetrics {
         Gauge.builder("leasecron.config.last.reload.success.timestamp", configLoadedAtMillis, millis -> millis.get() / 1000.0)
                 .description("When the config in force was loaded, in Unix seconds").baseUnit("seconds")
                 .register(registry);
+    }
+
+    /** A statement writing the round history failed. */
+    public void historyWriteFailed() {
+        historyWriteFailures.increment();
+    }
+
+    /** {@code rows} rows of the round history were purged. */
+    public void historyPurged(long rows) {
+        historyPurged.increment(rows);
     }
 
     /** A round of {@code job} ended with {@code outcome}. */

@@ -3,7 +3,9 @@ package dev.leasecron.app.scheduler;
 import dev.leasecron.lease.LeaseScope;
 import dev.leasecron.lease.Leases;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -63,7 +65,14 @@ final class ClaimSender {
             return;
         }
         try {
-            leases.slots().claimSlots(batch.slot(), byName.keySet(), part -> dispatcher.answered(batch.slot(), part, byName));
+            Set<String> caughtUp = new HashSet<>();
+            byName.forEach((name, s) -> {
+                if (s.catchUp) {
+                    caughtUp.add(name);
+                }
+            });
+            leases.slots().claimSlots(batch.slot(), byName.keySet(), caughtUp,
+                    part -> dispatcher.answered(batch.slot(), part, byName));
         } catch (RuntimeException e) {
             // Not a database that does not answer (each statement's names get that as their answer): a bug.
             byName.values().forEach(s -> events.crashed(s.job, e));

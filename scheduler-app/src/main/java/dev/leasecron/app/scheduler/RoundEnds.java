@@ -6,6 +6,7 @@ import dev.leasecron.lease.Handle;
 import dev.leasecron.lease.LeaseDatabaseException;
 import dev.leasecron.lease.LeaseLostException;
 import dev.leasecron.lease.Leases;
+import dev.leasecron.lease.RoundEnd;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -21,15 +22,17 @@ import java.util.concurrent.CompletionException;
  * instead of sending one each. The round's thread waits for its own answer.
  */
 final class RoundEnds {
-    private record Ending(Handle handle, Instant passed) {}
+    private record Ending(Handle handle, Instant passed, RoundEnd end) {}
+
+    private record Cut(Handle handle, String reason) {}
 
     private final Coalescer<Ending, Boolean> finishes;
-    private final Coalescer<Handle, Boolean> releases;
+    private final Coalescer<Cut, Boolean> releases;
 
     /** @param window how long an end waits for the others ending with it */
     RoundEnds(Leases leases, Duration window) {
         this.finishes = new Coalescer<>("round-finishes", window, asked -> finish(leases, asked));
-        this.releases = new Coalescer<>("round-releases", window, leases.batches()::releaseAll);
+        this.releases = new Coalescer<>("round-releases", window, asked -> release(leases, asked));
     }
 
     /**
@@ -39,8 +42,8 @@ final class RoundEnds {
      *     without it); a {@link LeaseLostException} when the name turned out to be another's (the end
      *     is recorded without it); a {@link LeaseDatabaseException} when the database did not answer
      */
-    RuntimeException finish(Handle handle, Instant passed) {
-        return answer(finishes.submit(new Ending(handle, passed)), () -> new LeaseLostException("lease " + handle.name()
+    RuntimeException finish(Handle handle, Instant passed, RoundEnd end) {
+        return answer(finishes.submit(new Ending(handle, passed, end)), () -> new LeaseLostException("lease " + handle.name()
                 + " (term " + handle.term() + ") was lost meanwhile; the round's end is recorded, the name was not given back"));
     }
 
@@ -50,8 +53,8 @@ final class RoundEnds {
      * @return null when given back; a {@link LeaseLostException} when the lease was already gone; a
      *     {@link LeaseDatabaseException} when the database did not answer
      */
-    RuntimeException release(Handle handle) {
-        return answer(releases.submit(handle), () -> new LeaseLostException("lease " + handle.name()
+    RuntimeException release(Handle handle, String reason) {
+        return answer(releases.submit(new Cut(handle, reason == null ? "" : reason)), () -> new LeaseLostException("lease " + handle.name()
                 + " (term " + handle.term() + ") was already gone at release"));
     }
 
@@ -65,14 +68,32 @@ final class RoundEnds {
 
     private static BatchResult<Ending, Boolean> finish(Leases leases, List<Ending> asked) {
         Map<Handle, Instant> passed = new LinkedHashMap<>();
+        Map<Handle, RoundEnd> ends = new HashMap<>();
         Map<Handle, Ending> byHandle = new HashMap<>();
         asked.forEach(e -> {
             passed.put(e.handle(), e.passed());
+            ends.put(e.handle(), e.end());
             byHandle.put(e.handle(), e);
         });
-        BatchResult<Handle, Boolean> r = leases.batches().finishAll(passed);
+        // The rounds' history rows are completed in the same transaction (see RoundHistory).
+        BatchResult<Handle, Boolean> r = leases.batches().finishAll(passed, ends);
         Map<Ending, Boolean> answered = new LinkedHashMap<>();
         Map<Ending, LeaseDatabaseException> failed = new LinkedHashMap<>();
+        r.answered().forEach((h, b) -> answered.put(byHandle.get(h), b));
+        r.failed().forEach((h, e) -> failed.put(byHandle.get(h), e));
+        return new BatchResult<>(answered, failed);
+    }
+
+    private static BatchResult<Cut, Boolean> release(Leases leases, List<Cut> asked) {
+        Map<Handle, String> reasons = new LinkedHashMap<>();
+        Map<Handle, Cut> byHandle = new HashMap<>();
+        asked.forEach(c -> {
+            reasons.put(c.handle(), c.reason());
+            byHandle.put(c.handle(), c);
+        });
+        BatchResult<Handle, Boolean> r = leases.batches().releaseAll(reasons);
+        Map<Cut, Boolean> answered = new LinkedHashMap<>();
+        Map<Cut, LeaseDatabaseException> failed = new LinkedHashMap<>();
         r.answered().forEach((h, b) -> answered.put(byHandle.get(h), b));
         r.failed().forEach((h, e) -> failed.put(byHandle.get(h), e));
         return new BatchResult<>(answered, failed);

@@ -5,6 +5,7 @@ import static dev.leasecron.app.logging.Events.*;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import dev.leasecron.lease.HistoryOutcome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
@@ -20,9 +21,16 @@ final class RoundEvents {
     static final Logger LOG = LoggerFactory.getLogger("leasecron.scheduler");
 
     private final RoundListener listener;
+    private final SpanHistory history;
 
     RoundEvents(RoundListener listener) {
+        this(listener, SpanHistory.NONE);
+    }
+
+    /** @param history where the instants not run are recorded, once each, as they are logged */
+    RoundEvents(RoundListener listener, SpanHistory history) {
         this.listener = listener;
+        this.history = history;
     }
 
     void claimed(ScheduledJob job, boolean won) {
@@ -78,6 +86,8 @@ final class RoundEvents {
 
     void superseded(ScheduledJob job, Instant given, boolean rerun, Instant by) {
         listener.superseded(job);
+        history.record(job, given, given, 1, HistoryOutcome.SUPERSEDED, "cut short and given up for " + by
+                + (rerun ? " (its rerun was cut short too)" : ": no rerun came before it"));
         event(Level.WARN, INSTANT_SUPERSEDED, job)
                 .addKeyValue("instant", given.toString())
                 .addKeyValue("rerun", rerun)
@@ -87,6 +97,7 @@ final class RoundEvents {
 
     void skipped(ScheduledJob job, InstantSpan span, Optional<Instant> next) {
         listener.skipped(job, span.count());
+        history.record(job, span, HistoryOutcome.SKIPPED, "a round of the job overran them");
         event(Level.WARN, INSTANT_SKIPPED, job)
                 .addKeyValue("count", span.count())
                 .addKeyValue("first", span.first().toString())
@@ -98,6 +109,7 @@ final class RoundEvents {
 
     void missed(ScheduledJob job, InstantSpan span, Instant lastOnRecord, String reason) {
         listener.missed(job, span.count());
+        history.record(job, span, HistoryOutcome.MISSED, reason);
         event(Level.WARN, INSTANT_MISSED, job)
                 .addKeyValue("first", span.first().toString())
                 .addKeyValue("last", span.last().toString())
@@ -110,6 +122,7 @@ final class RoundEvents {
 
     void unclaimed(ScheduledJob job, InstantSpan span, String error) {
         listener.missed(job, span.count());
+        history.record(job, span, HistoryOutcome.MISSED, "could not be claimed: the database did not answer: " + error);
         event(Level.ERROR, INSTANT_UNCLAIMED, job)
                 .addKeyValue("instant", span.first().toString())
                 .addKeyValue("last", span.last().toString())

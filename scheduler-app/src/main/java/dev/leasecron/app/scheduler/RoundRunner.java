@@ -5,7 +5,9 @@ import dev.leasecron.lease.GuardedTransactions;
 import dev.leasecron.lease.Handle;
 import dev.leasecron.lease.Holding;
 import dev.leasecron.lease.LeaseScope;
+import dev.leasecron.lease.HistoryOutcome;
 import dev.leasecron.lease.Leases;
+import dev.leasecron.lease.RoundEnd;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeoutException;
@@ -91,7 +93,7 @@ final class RoundRunner {
         String reason = error == null ? null : WorkEnding.reason(outcome, error, lossOf(handle), work);
         if (outcome == Outcome.CUT_SHORT) {
             // Known lost: the instant stays unfinished all the same, and the name is not this round's to give back.
-            RuntimeException failure = handle.lost() ? null : ends.release(handle);
+            RuntimeException failure = handle.lost() ? null : ends.release(handle, detail(reason, error));
             if (failure != null && !(failure instanceof LeaseLostException)) {
                 events.releaseFailed(job, handle.term(), failure.getMessage());
             }
@@ -99,13 +101,22 @@ final class RoundRunner {
             return instant;
         }
         Instant passed = clock.lastCome(job.instants(), instant);
-        boolean underLease = finishAnswered(job, handle, ends.finish(handle, passed));
+        boolean underLease = finishAnswered(job, handle, ends.finish(handle, passed,
+                new RoundEnd(HistoryOutcome.valueOf(outcome.name()), detail(reason, error))));
         events.ended(round, outcome, since(started), worked, reason, error);
         if (underLease && passed.isAfter(instant)) {
             InstantSpan.of(job.instants(), instant, passed)
                     .ifPresent(span -> events.skipped(job, span, job.instants().next(passed)));
         }
         return passed;
+    }
+
+    /** What the history row keeps of the round's end: the reason, else the error's message. */
+    private static String detail(String reason, Throwable error) {
+        if (reason != null && !reason.isBlank()) {
+            return reason;
+        }
+        return error == null ? "" : String.valueOf(error.getMessage());
     }
 
     private static String lossOf(Handle handle) {

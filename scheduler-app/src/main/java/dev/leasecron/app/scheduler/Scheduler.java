@@ -49,7 +49,8 @@ public final class Scheduler {
         this.settings = settings;
         this.withLeases = withLeases;
         DueClock clock = withLeases ? new DueClock(leases) : DueClock.processClock(leases);
-        RoundEvents events = new RoundEvents(listener);
+        RoundEvents events = new RoundEvents(listener,
+                withLeases ? new SpanHistory(leases, settings.endingWindow()) : SpanHistory.NONE);
         this.census = new ReplicaCensus(leases, () -> clusterJobs.keySet(), claiming, settings);
         this.roundRunner = new RoundRunner(leases, new RoundEnds(leases, settings.endingWindow()), transactions, rounds,
                 clock, events, inFlight);

@@ -50,6 +50,7 @@ class MainTest {
             assertEquals("", run.err());
             assertEquals("""
                     ../examples/jobs.yaml: valid, 5 jobs (embedded database jdbc:sqlite:leasecron.db)
+                    history: on, rows kept 14d, at most 1000 per job
                     NAME               SCHEDULE          ZONE              TYPE   NEXT
                     heartbeat          */5 * * * * *     UTC               shell  2026-12-02 16:00:05 UTC
                     disk-report        * * * * *         UTC               shell  2026-12-02 16:01:00 UTC

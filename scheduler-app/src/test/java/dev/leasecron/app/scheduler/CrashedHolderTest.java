@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import dev.leasecron.lease.Handle;
+import dev.leasecron.lease.HistoryEntry;
+import dev.leasecron.lease.HistoryOutcome;
+import dev.leasecron.lease.HistoryQuery;
 import dev.leasecron.lease.LeaseTimings;
 import dev.leasecron.lease.Leases;
 import dev.leasecron.lease.testing.TestDatabase;
@@ -16,6 +19,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -78,6 +82,20 @@ class CrashedHolderTest {
             assertEquals(Optional.empty(), dead.slots().claimSlot("cron:" + name, kept).map(Handle::slot),
                     "a later claim of the skipped instant is refused");
             assertTrue(job.rounds(r -> r.instant().equals(kept)).isEmpty());
+
+            // The history accounts for each of these instants in one place.
+            List<HistoryEntry> ofCutRows = dead.history().entries(new HistoryQuery(Set.of("cron:" + name), Set.of(),
+                    Optional.of(cut), 100)).stream().filter(e -> e.instant().equals(cut)).toList();
+            assertEquals(2, ofCutRows.size(), ofCutRows.toString());
+            assertTrue(ofCutRows.getFirst().rerun() && ofCutRows.getFirst().outcome() == HistoryOutcome.OK, ofCutRows.toString());
+            assertEquals(HistoryOutcome.CUT_SHORT, ofCutRows.get(1).outcome(), "the dead round's row, completed by its rerun");
+            assertTrue(ofCutRows.get(1).detail().contains("stopped before the round ended"), ofCutRows.toString());
+            HistoryEntry skippedRow = await().atMost(Duration.ofSeconds(5)).until(() -> dead.history().entries(
+                    new HistoryQuery(Set.of("cron:" + name), Set.of(HistoryOutcome.SKIPPED), Optional.empty(), 10)),
+                    rows -> rows.size() == 1).getFirst();
+            assertEquals(first, skippedRow.instant());
+            assertEquals(last, skippedRow.lastInstant());
+            assertEquals(Long.parseLong(kv(skipped.getFirst(), "count")), skippedRow.instants());
         }
     }
 

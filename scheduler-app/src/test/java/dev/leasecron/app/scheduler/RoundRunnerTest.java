@@ -9,6 +9,10 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.leasecron.lease.GuardedTransactions;
 import dev.leasecron.lease.Handle;
+import dev.leasecron.lease.HistoryEntry;
+import dev.leasecron.lease.HistoryOutcome;
+import dev.leasecron.lease.HistoryQuery;
+import dev.leasecron.lease.HistoryTrigger;
 import dev.leasecron.lease.LeaseListener;
 import dev.leasecron.lease.LeaseScope;
 import dev.leasecron.lease.LeaseTimings;
@@ -24,6 +28,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -156,6 +161,67 @@ class RoundRunnerTest {
         assertFalse(row.held(), "the name is given back: " + row);
         assertEquals(Outcome.OK, outcome.get());
         assertEquals("test round", endedOn.get(), "ends on the round's own thread, not the statement's");
+    }
+
+    private HistoryEntry historyOf(ScheduledJob job) {
+        List<HistoryEntry> rows = leases.history().entries(HistoryQuery.latest(List.of(job.leaseName()), 10));
+        assertEquals(1, rows.size(), rows.toString());
+        return rows.getFirst();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void eachRoundsHistoryRowIsWrittenAtItsClaimAndCompletedAtItsEnd(TestDatabase db) throws Exception {
+        start(db);
+        ScheduledJob ok = job(TestDatabase.uniqueName("history-ok"));
+        Handle okHandle = claim(ok);
+        assertEquals(HistoryOutcome.RUNNING, historyOf(ok).outcome(), "written with the claim");
+        runner.run(ok, okHandle);
+        HistoryEntry okRow = historyOf(ok);
+        assertEquals(HistoryOutcome.OK, okRow.outcome());
+        assertEquals(Optional.of(HistoryTrigger.SCHEDULED), okRow.trigger());
+        assertTrue(okRow.ended().isPresent() && okRow.duration().isPresent() && okRow.fireDelay().isPresent(), okRow.toString());
+        assertEquals("", okRow.detail());
+
+        ScheduledJob failed = job(TestDatabase.uniqueName("history-failed"));
+        recording.behave(context -> {
+            throw new IllegalStateException("disk full\nsecond line");
+        });
+        runner.run(failed, claim(failed));
+        HistoryEntry failedRow = historyOf(failed);
+        assertEquals(HistoryOutcome.FAILED, failedRow.outcome());
+        assertTrue(failedRow.detail().contains("disk full"), failedRow.detail());
+
+        ScheduledJob slow = new ScheduledJob(TestDatabase.uniqueName("history-timeout"), "", new EveryPeriod(Duration.ofHours(1)),
+                recording.type(), recording, Map.of(), Duration.ofMillis(200), true, true);
+        ScheduledJob timedOut = new ScheduledJob(slow.name(), "cron:" + slow.name(), slow.instants(), slow.type(), slow.job(),
+                Map.of(), slow.timeout(), true, true);
+        recording.behave(context -> Thread.sleep(Duration.ofMinutes(1)));
+        runner.run(timedOut, claim(timedOut));
+        HistoryEntry timeoutRow = historyOf(timedOut);
+        assertEquals(HistoryOutcome.TIMEOUT, timeoutRow.outcome());
+        assertFalse(timeoutRow.detail().isEmpty());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void aRoundCutShortByAShutdownIsRecordedCutShortWithItsRelease(TestDatabase db) throws Exception {
+        start(db);
+        ScheduledJob job = job(TestDatabase.uniqueName("history-cut"));
+        Handle handle = claim(job);
+        CountDownLatch running = new CountDownLatch(1);
+        recording.behave(context -> {
+            running.countDown();
+            Thread.sleep(Duration.ofMinutes(1));
+        });
+        CompletableFuture<Instant> ended = runInBackground(job, handle);
+        assertTrue(running.await(10, TimeUnit.SECONDS));
+        rounds.cancel("shutting down");
+        ended.get(10, TimeUnit.SECONDS);
+        HistoryEntry row = historyOf(job);
+        assertEquals(HistoryOutcome.CUT_SHORT, row.outcome());
+        assertTrue(row.ended().isPresent());
+        assertFalse(row.detail().isEmpty(), "the reason it was cut short");
     }
 
     @ParameterizedTest(name = "{0}")
