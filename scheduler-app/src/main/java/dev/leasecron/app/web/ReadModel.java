@@ -8,6 +8,7 @@ import dev.leasecron.lease.Leases;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -79,7 +80,7 @@ public final class ReadModel {
             return view(spec, now, rows,
                     last.value().map(m -> m.get(spec.leaseName())).map(RoundView::new), strip);
         }).toList();
-        return new Pages.JobsPage(instance(), now, views, errors);
+        return new Pages.JobsPage(instance(), now.truncatedTo(ChronoUnit.MILLIS), views, errors);
     }
 
     /** The page of the job called {@code name}; empty when the config in force has no such job. */
@@ -89,7 +90,7 @@ public final class ReadModel {
             return Optional.empty();
         }
         JobSpec spec = found.get();
-        Instant now = clock.instant();
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         List<String> errors = new ArrayList<>();
         Map<String, LeaseRow> rows = rows(List.of(spec.leaseName()), errors);
         HistoryQuery query = new HistoryQuery(Set.of(spec.leaseName()), filter.outcome().map(Set::of).orElse(Set.of()),
@@ -119,9 +120,13 @@ public final class ReadModel {
         if (claiming.failed()) {
             errors.add(claiming.error());
         }
+        Map<String, List<String>> won = new TreeMap<>();
         Map<String, List<String>> holds = new TreeMap<>();
         Map<String, List<String>> running = new TreeMap<>();
         for (LeaseRow row : rows.values()) {
+            if (!row.instance().isEmpty()) {
+                won.computeIfAbsent(row.instance(), k -> new ArrayList<>()).add(jobOfLease.get(row.name()));
+            }
             if (row.held() && !row.instance().isEmpty()) {
                 holds.computeIfAbsent(row.instance(), k -> new ArrayList<>()).add(jobOfLease.get(row.name()));
                 if (new HolderView(row).running()) {
@@ -132,12 +137,12 @@ public final class ReadModel {
         Set<String> lately = claiming.value().orElse(Set.of());
         TreeMap<String, Boolean> all = new TreeMap<>();
         lately.forEach(i -> all.put(i, true));
-        holds.keySet().forEach(i -> all.putIfAbsent(i, false));
+        won.keySet().forEach(i -> all.putIfAbsent(i, false));
         all.putIfAbsent(instance(), lately.contains(instance()));
         List<ReplicaView> replicas = all.entrySet().stream().map(e -> new ReplicaView(e.getKey(),
-                e.getKey().equals(instance()), e.getValue(), sorted(holds.get(e.getKey())),
+                e.getKey().equals(instance()), e.getValue(), sorted(won.get(e.getKey())), sorted(holds.get(e.getKey())),
                 sorted(running.get(e.getKey())))).toList();
-        return new Pages.ReplicasPage(instance(), now, new Pages.Duration(CENSUS_WINDOW), replicas, errors);
+        return new Pages.ReplicasPage(instance(), now.truncatedTo(ChronoUnit.MILLIS), new Pages.Duration(CENSUS_WINDOW), replicas, errors);
     }
 
     private Map<String, LeaseRow> rows(List<String> names, List<String> errors) {

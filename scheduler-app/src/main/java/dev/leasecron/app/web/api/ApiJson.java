@@ -47,8 +47,8 @@ public final class ApiJson {
     public record Replicas(String instance, String generatedAt, long windowSeconds, List<Replica> replicas,
             List<String> errors) {}
 
-    public record Replica(String instance, boolean self, boolean claimingLately, List<String> holds,
-            List<String> running) {}
+    public record Replica(String instance, boolean self, boolean claimingLately, List<String> wonLast,
+            List<String> holds, List<String> running) {}
 
     public record Error(String error, String job) {}
 
@@ -76,7 +76,7 @@ public final class ApiJson {
     }
 
     private static Replica replica(ReplicaView r) {
-        return new Replica(r.instance(), r.self(), r.claimingLately(), r.holds(), r.running());
+        return new Replica(r.instance(), r.self(), r.claimingLately(), r.won(), r.holds(), r.running());
     }
 
     private static Holder holder(HolderView h) {
