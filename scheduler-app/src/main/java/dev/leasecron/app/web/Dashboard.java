@@ -16,7 +16,7 @@ import java.util.function.Consumer;
  *       {@code /replicas}: the replicas sharing the jobs; HTML that works without JavaScript;
  *   <li>{@code /api/v1/jobs}, {@code /api/v1/jobs/NAME}, {@code /api/v1/jobs/NAME/rounds} (same
  *       filter) and {@code /api/v1/replicas}: the same data as JSON (see {@link ApiJson});
- *   <li>{@code /static/dashboard.css} and {@code /static/refresh.js}.
+ *   <li>{@code /static/dashboard.css}, {@code /static/refresh.js} and {@code /static/favicon.svg}.
  * </ul>
  *
  * An unknown job is 404, as a page or as JSON. Every answer carries a Content-Security-Policy that

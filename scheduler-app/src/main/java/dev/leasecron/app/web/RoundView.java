@@ -35,7 +35,7 @@ public record RoundView(HistoryEntry entry) {
         return switch (outcome) {
             case OK -> "✓";
             case FAILED -> "✗";
-            case TIMEOUT -> "⧗";
+            case TIMEOUT -> "◔";
             case CUT_SHORT -> "✂";
             case RUNNING -> "▶";
             case SKIPPED, MISSED, SUPERSEDED, SUSPENDED -> "–";

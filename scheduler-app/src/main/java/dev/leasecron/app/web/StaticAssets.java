@@ -15,7 +15,8 @@ final class StaticAssets {
 
     private final Map<String, Asset> assets = Map.of(
             "dashboard.css", load("dashboard.css", "text/css; charset=utf-8"),
-            "refresh.js", load("refresh.js", "text/javascript; charset=utf-8"));
+            "refresh.js", load("refresh.js", "text/javascript; charset=utf-8"),
+            "favicon.svg", load("favicon.svg", "image/svg+xml"));
 
     Optional<Asset> get(String name) {
         return Optional.ofNullable(assets.get(name));
