@@ -38,9 +38,9 @@ public final class Texts {
         }
         long s = ms / 1000;
         if (s < 3600) {
-            return (s / 60) + " min " + (s % 60) + " s";
+            return (s / 60) + " min" + (s % 60 == 0 ? "" : " " + (s % 60) + " s");
         }
-        return (s / 3600) + " h " + (s % 3600 / 60) + " min";
+        return (s / 3600) + " h" + (s % 3600 / 60 == 0 ? "" : " " + (s % 3600 / 60) + " min");
     }
 
     /** {@code in 4 s}, {@code 3 min ago}: a distance from now, to the second. */
