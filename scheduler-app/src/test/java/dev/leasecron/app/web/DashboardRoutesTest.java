@@ -37,15 +37,26 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.sqlite.SQLiteDataSource;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
+import dev.leasecron.lease.testing.TestDatabase;
+import java.util.UUID;
 
 /**
- * The dashboard's routes on a real lease table (SQLite): pages and JSON for the jobs of the config in
+ * The dashboard's routes on a real lease table (SQLite, PostgreSQL, MariaDB): pages and JSON for the jobs of the config in
  * force, 404 for an unknown job as a page and as JSON, 405 for anything but GET and HEAD, the
  * security headers, and a page that still answers when a read fails.
  */
+@ParameterizedClass(name = "{0}")
+@MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
 class DashboardRoutesTest {
     private static final String XSS = "<script>alert(1)</script>";
+    /** Job names no other test uses: the servers' lease tables are shared. */
+    private final String backup = "backup-" + UUID.randomUUID().toString().substring(0, 8);
+    private final String nightly = XSS + "/nightly-" + UUID.randomUUID().toString().substring(0, 8);
+    @Parameter
+    TestDatabase database;
     private final HttpClient client = HttpClient.newHttpClient();
     private final ObjectMapper json = new ObjectMapper();
     private final AtomicReference<List<JobSpec>> jobs = new AtomicReference<>();
@@ -57,26 +68,25 @@ class DashboardRoutesTest {
     void start(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("jobs.yaml"), """
                 jobs:
-                  - name: backup
+                  - name: %s
                     schedule: "*/5 * * * * *"
                     type: shell
                     params: {command: "true"}
-                  - name: "%s/nightly"
+                  - name: "%s"
                     schedule: "0 3 * * *"
                     timeZone: Europe/Berlin
                     type: shell
                     params: {command: "true"}
-                """.formatted(XSS));
+                """.formatted(backup, nightly));
         jobs.set(new ConfigLoader(Map.of(), JobTypeChecker.acceptAny()).load(file).jobs());
-        SQLiteDataSource sqlite = new SQLiteDataSource();
-        sqlite.setUrl("jdbc:sqlite:" + dir.resolve("leases.db"));
+        DataSource pool = database.pool(2);
         DataSource blinking = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
                     if (down.get() && method.getName().equals("getConnection")) {
                         throw new SQLException("connection refused (the test's database is down)");
                     }
                     try {
-                        return method.invoke(sqlite, args);
+                        return method.invoke(pool, args);
                     } catch (InvocationTargetException e) {
                         throw e.getCause();
                     }
@@ -92,11 +102,12 @@ class DashboardRoutesTest {
     void stop() {
         server.close();
         client.close();
+        database.close();
     }
 
     @Test
     void jobsPageListsTheJobsWithTheirSchedulesInWordsAndHolders() throws Exception {
-        leases.claim("cron:backup").orElseThrow();
+        leases.claim("cron:" + backup).orElseThrow();
 
         HttpResponse<String> page = get("/");
 
@@ -108,12 +119,12 @@ class DashboardRoutesTest {
         assertTrue(html.contains("Europe/Berlin"), html);
         assertTrue(html.contains("replica-a"), "the holder: " + html);
         assertFalse(html.contains(XSS), html);
-        assertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;/nightly"), html);
+        assertTrue(html.contains(nightly.replace("<", "&lt;").replace(">", "&gt;")), html);
     }
 
     @Test
     void everyAnswerForbidsForeignScriptsAndSniffing() throws Exception {
-        for (String path : List.of("/", "/replicas", "/jobs/backup", "/api/v1/jobs", "/static/dashboard.css")) {
+        for (String path : List.of("/", "/replicas", "/jobs/" + backup, "/api/v1/jobs", "/static/dashboard.css")) {
             HttpResponse<String> answer = get(path);
             assertEquals(200, answer.statusCode(), path);
             String csp = answer.headers().firstValue("Content-Security-Policy").orElseThrow();
@@ -124,10 +135,10 @@ class DashboardRoutesTest {
 
     @Test
     void aJobWhoseNameHoldsASlashHasItsPage() throws Exception {
-        HttpResponse<String> page = get(Texts.jobPath(XSS + "/nightly"));
+        HttpResponse<String> page = get(Texts.jobPath(nightly));
 
         assertEquals(200, page.statusCode(), page.body());
-        assertTrue(page.body().contains("<h1 class=\"job-title\">&lt;script&gt;alert(1)&lt;/script&gt;/nightly</h1>"),
+        assertTrue(page.body().contains("<h1 class=\"job-title\">" + nightly.replace("<", "&lt;").replace(">", "&gt;") + "</h1>"),
                 page.body());
     }
 
@@ -149,7 +160,7 @@ class DashboardRoutesTest {
 
     @Test
     void onlyGetAndHeadAreServed() throws Exception {
-        for (String path : List.of("/", "/jobs/backup", "/api/v1/jobs")) {
+        for (String path : List.of("/", "/jobs/" + backup, "/api/v1/jobs")) {
             HttpResponse<String> post = client.send(HttpRequest.newBuilder(uri(path))
                     .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(405, post.statusCode(), path);
@@ -163,34 +174,34 @@ class DashboardRoutesTest {
 
     @Test
     void jsonApiHasAStableShape() throws Exception {
-        leases.claim("cron:backup").orElseThrow();
+        leases.claim("cron:" + backup).orElseThrow();
 
         JsonNode answer = json.readTree(get("/api/v1/jobs").body());
 
         assertEquals("replica-a", answer.path("instance").asText());
-        JsonNode backup = answer.path("jobs").get(0);
-        assertEquals("backup", backup.path("name").asText());
-        assertEquals("*/5 * * * * *", backup.path("schedule").asText());
-        assertEquals("every 5 seconds", backup.path("schedule_in_words").asText());
-        assertEquals("UTC", backup.path("time_zone").asText());
-        assertEquals(3, backup.path("next_instants").size());
-        assertTrue(backup.path("next_instants").get(0).asText().matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"),
-                backup.toString());
-        assertEquals("replica-a", backup.path("holder").path("instance").asText(), backup.toString());
-        assertEquals(1, backup.path("holder").path("term").asLong());
-        assertTrue(backup.has("last_ended") && backup.has("recent_rounds"), backup.toString());
-        assertEquals(XSS + "/nightly", answer.path("jobs").get(1).path("name").asText());
+        JsonNode first = answer.path("jobs").get(0);
+        assertEquals(backup, first.path("name").asText());
+        assertEquals("*/5 * * * * *", first.path("schedule").asText());
+        assertEquals("every 5 seconds", first.path("schedule_in_words").asText());
+        assertEquals("UTC", first.path("time_zone").asText());
+        assertEquals(3, first.path("next_instants").size());
+        assertTrue(first.path("next_instants").get(0).asText().matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"),
+                first.toString());
+        assertEquals("replica-a", first.path("holder").path("instance").asText(), first.toString());
+        assertEquals(1, first.path("holder").path("term").asLong());
+        assertTrue(first.has("last_ended") && first.has("recent_rounds"), first.toString());
+        assertEquals(nightly, answer.path("jobs").get(1).path("name").asText());
         assertTrue(answer.path("jobs").get(1).path("holder").isNull());
 
-        JsonNode rounds = json.readTree(get("/api/v1/jobs/backup/rounds?outcome=failed&limit=5").body());
-        assertEquals("backup", rounds.path("job").asText());
+        JsonNode rounds = json.readTree(get("/api/v1/jobs/" + backup + "/rounds?outcome=failed&limit=5").body());
+        assertEquals(backup, rounds.path("job").asText());
         assertEquals("failed", rounds.path("outcome").asText());
         assertEquals(5, rounds.path("limit").asInt());
         assertTrue(rounds.path("rounds").isArray());
 
         JsonNode replicas = json.readTree(get("/api/v1/replicas").body());
         assertEquals("replica-a", replicas.path("replicas").get(0).path("instance").asText(), replicas.toString());
-        assertEquals("backup", replicas.path("replicas").get(0).path("holds").get(0).asText(), replicas.toString());
+        assertEquals(backup, replicas.path("replicas").get(0).path("holds").get(0).asText(), replicas.toString());
     }
 
     @Test
@@ -203,7 +214,7 @@ class DashboardRoutesTest {
         assertTrue(page.body().contains("every 5 seconds"), "the rest of the page: " + page.body());
 
         assertEquals(200, get("/replicas").statusCode());
-        assertEquals(200, get("/jobs/backup").statusCode());
+        assertEquals(200, get("/jobs/" + backup).statusCode());
         JsonNode api = json.readTree(get("/api/v1/jobs").body());
         assertFalse(api.path("errors").isEmpty(), api.toString());
     }
@@ -212,7 +223,7 @@ class DashboardRoutesTest {
     void aReloadedConfigShowsAtOnce() throws Exception {
         jobs.set(jobs.get().subList(0, 1));
 
-        assertEquals(404, get(Texts.jobPath(XSS + "/nightly")).statusCode());
+        assertEquals(404, get(Texts.jobPath(nightly)).statusCode());
         assertEquals(1, json.readTree(get("/api/v1/jobs").body()).path("jobs").size());
     }
 
