@@ -1,4 +1,4 @@
-/** The daemon and its command line: scheduler, plugins, logging, health and metrics. */
+/** The daemon and its command line: scheduler, plugins, logging, health, metrics and the dashboard. */
 module dev.leasecron.app {
     requires dev.leasecron.config;
     requires transitive dev.leasecron.jobs;
@@ -7,9 +7,13 @@ module dev.leasecron.app {
     requires ch.qos.logback.core;
     requires com.fasterxml.jackson.databind;
     requires com.zaxxer.hikari;
+    requires com.fasterxml.jackson.databind;
+    requires gg.jte.runtime;
     requires info.picocli;
+    requires io.javalin;
     requires java.net.http;
-    requires jdk.httpserver;
+    // The jte template classes carry @javax.annotation.processing.Generated, a source-only annotation.
+    requires static java.compiler;
     requires jdk.unsupported;
     requires logstash.logback.encoder;
     requires micrometer.core;
@@ -18,6 +22,8 @@ module dev.leasecron.app {
 
     // The commands are read and set by picocli through reflection.
     opens dev.leasecron.app.cli to info.picocli;
+    // The JSON API's records are written by Jackson through reflection.
+    opens dev.leasecron.app.web.api to com.fasterxml.jackson.databind;
 
     // The scheduler, for embedding it (the benchmark does); the rest is the daemon's own.
     exports dev.leasecron.app.scheduler;

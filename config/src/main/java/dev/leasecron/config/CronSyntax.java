@@ -1,5 +1,6 @@
 package dev.leasecron.config;
 
+import com.cronutils.descriptor.CronDescriptor;
 import com.cronutils.model.Cron;
 import com.cronutils.model.CronType;
 import com.cronutils.model.definition.CronDefinition;
@@ -71,7 +72,28 @@ final class CronSyntax {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(CronFieldMessages.explain(fieldTexts, parser, e), e);
         }
-        return new Parsed(ExecutionTime.forCron(cron), firesEveryHour(cron));
+        return new Parsed(ExecutionTime.forCron(cron), firesEveryHour(cron), inWords(cron, expression.strip()));
+    }
+
+    /**
+     * The schedule in English words, as cron-utils describes it; a macro as its name says. The
+     * expression itself when cron-utils cannot describe it: words are for people, never parsed.
+     */
+    private static String inWords(Cron cron, String written) {
+        if (written.startsWith("@")) {
+            return switch (written.toLowerCase(Locale.ROOT)) {
+                case "@yearly", "@annually" -> "at midnight on January 1";
+                case "@monthly" -> "at midnight on the first day of every month";
+                case "@weekly" -> "at midnight every Sunday";
+                case "@daily", "@midnight" -> "every day at midnight";
+                default -> "every hour, on the hour";
+            };
+        }
+        try {
+            return CronDescriptor.instance(Locale.ENGLISH).describe(cron);
+        } catch (RuntimeException e) {
+            return written;
+        }
     }
 
     /**
@@ -98,5 +120,5 @@ final class CronSyntax {
      * A parsed schedule: {@code wallClock} finds matching wall-clock times (evaluate it in UTC, where
      * no clock jumps); {@code firesEveryHour} says whether it runs in every hour of the day.
      */
-    record Parsed(ExecutionTime wallClock, boolean firesEveryHour) {}
+    record Parsed(ExecutionTime wallClock, boolean firesEveryHour, String words) {}
 }

@@ -114,6 +114,7 @@ public final class Schedule {
     private final ZoneId zone;
     private final ExecutionTime wallClock;
     private final boolean firesEveryHour;
+    private final String words;
     /** The last run found; any run is true for good, so a lost update between threads costs only time. */
     private volatile Known known;
 
@@ -122,6 +123,7 @@ public final class Schedule {
         this.zone = zone;
         this.wallClock = parsed.wallClock();
         this.firesEveryHour = parsed.firesEveryHour();
+        this.words = parsed.words();
     }
 
     /**
@@ -138,6 +140,14 @@ public final class Schedule {
     /** The expression as written in the jobs file. */
     public String expression() {
         return expression;
+    }
+
+    /**
+     * The schedule in English words for people (the dashboard), e.g. "every 5 seconds"; the
+     * expression itself when it has no description. Not a stable format: never parse it.
+     */
+    public String inWords() {
+        return words;
     }
 
     public ZoneId zone() {

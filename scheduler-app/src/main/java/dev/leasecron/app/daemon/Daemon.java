@@ -11,6 +11,8 @@ import dev.leasecron.app.ops.SchedulerMetrics;
 import dev.leasecron.app.plugins.JobRegistry;
 import dev.leasecron.app.scheduler.ScheduledJob;
 import dev.leasecron.app.scheduler.Scheduler;
+import dev.leasecron.app.web.Dashboard;
+import dev.leasecron.app.web.ReadModel;
 import dev.leasecron.config.ConfigError;
 import dev.leasecron.config.ConfigException;
 import dev.leasecron.config.ConfigListener;
@@ -26,6 +28,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -36,7 +39,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code leasecron run}: opens the databases, starts the HTTP endpoints, waits for the lease table,
+ * {@code leasecron run}: opens the databases, starts the HTTP endpoints and the dashboard, waits for the lease table,
  * schedules the jobs, applies valid edits of the jobs file as they come, and on {@link #stop()}
  * shuts down the way the orchestrator expects (stop claiming, let rounds end within the grace, cut
  * the rest short so peers run them again).
@@ -58,11 +61,14 @@ public final class Daemon {
     private volatile boolean running = true;
     /** The scheduler once started, for the liveness probe; null before. */
     private volatile Scheduler scheduler;
+    /** The config in force: the one started with, then each edit applied; the dashboard shows its jobs. */
+    private volatile JobsConfig current;
     /** Why the primary database carries no leases; null while it does (or is not known yet). */
     private volatile UnsupportedDatabaseException withoutLeases;
 
     public Daemon(JobsConfig config, Path configFile, ConfigLoader loader, JobRegistry registry, LeaseTimings timings) {
         this.initial = Objects.requireNonNull(config);
+        this.current = config;
         this.configFile = configFile;
         this.loader = loader;
         this.registry = registry;
@@ -100,7 +106,8 @@ public final class Daemon {
                                     : Health.down("database unreachable or lease table not ready"),
                             timings.renewInterval(), timings.renewInterval().plus(timings.attemptTimeout()));
                     OpsServer ops = OpsServer.start(initial.httpAddress(), initial.httpPort(),
-                            this::liveness, readiness, prometheus)) {
+                            this::liveness, readiness, prometheus,
+                            new Dashboard(new ReadModel(() -> current.jobs(), leases, Clock.systemUTC())))) {
                 List<ScheduledJob> jobs = ScheduledJobs.of(initial, registry);
                 leases.keepHistory(initial.history().enabled());
                 if (!initialize(leases, jobs)) {
@@ -223,6 +230,7 @@ public final class Daemon {
                             .with("kept", "the running jobs stay as they were").error(LOG);
                     return;
                 }
+                current = config;
                 metrics.jobsLoaded(jobs.size());
                 metrics.configApplied(Instant.now());
                 Event.of(Events.CONFIG_RELOADED).with("jobs", jobs.size()).info(LOG);

@@ -27,7 +27,7 @@ public final class LoggingSetup {
     /** Loggers of libraries, which log only WARN and above: their INFO is noise in a daemon's log. */
     private static final List<String> LIBRARY_LOGGERS = List.of("com.zaxxer.hikari", "org.jooq", "com.cronutils",
             "io.micrometer", "org.sqlite", "org.postgresql", "org.mariadb.jdbc", "com.mysql", "com.fasterxml",
-            "org.testcontainers");
+            "org.testcontainers", "org.eclipse.jetty", "io.javalin");
 
     /**
      * jOOQ's check of the database's version against the versions its open-source dialects support:

@@ -1,16 +1,18 @@
 package dev.leasecron.app.ops;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import io.javalin.Javalin;
+import io.javalin.config.JavalinConfig;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.javalin.http.Handler;
+import io.javalin.http.HandlerType;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.Set;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,30 +24,27 @@ import org.slf4j.LoggerFactory;
  *       else 503;
  *   <li>{@code GET /readyz}: 200 while the readiness check passes (for the daemon: the database
  *       answers and the lease table is ready), else 503 with the reason;
- *   <li>{@code GET /metrics}: the registry in the Prometheus text format.
+ *   <li>{@code GET /metrics}: the registry in the Prometheus text format;
+ *   <li>the routes of the {@linkplain #start(Optional, int, HealthCheck, HealthCheck, PrometheusMeterRegistry,
+ *       Consumer) pages given} (the daemon's dashboard and JSON API).
  * </ul>
  *
- * Any other path is 404, any other method 405. Each request runs on a virtual thread, so a slow
- * check holds up only its own probe. {@link #close()} stops the server.
+ * Any other path is 404, any method but GET and HEAD 405 (nothing here changes state). Each
+ * request runs on a virtual thread, so a slow check or page holds up only its own request.
+ * {@link #close()} stops the server.
  */
 public final class OpsServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OpsServer.class);
     private static final String TEXT = "text/plain; charset=utf-8";
     private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+    private static final Set<HandlerType> READS = Set.of(HandlerType.GET, HandlerType.HEAD);
 
-    private final HttpServer server;
-    private final ExecutorService executor;
-    private final HealthCheck liveness;
-    private final HealthCheck readiness;
-    private final PrometheusMeterRegistry metrics;
+    private final Javalin server;
+    private final int port;
 
-    private OpsServer(HttpServer server, ExecutorService executor, HealthCheck liveness, HealthCheck readiness,
-            PrometheusMeterRegistry metrics) {
+    private OpsServer(Javalin server, int port) {
         this.server = server;
-        this.executor = executor;
-        this.liveness = liveness;
-        this.readiness = readiness;
-        this.metrics = metrics;
+        this.port = port;
     }
 
     /**
@@ -66,6 +65,17 @@ public final class OpsServer implements AutoCloseable {
      */
     public static OpsServer start(Optional<String> address, int port, HealthCheck liveness, HealthCheck readiness,
             PrometheusMeterRegistry metrics) {
+        return start(address, port, liveness, readiness, metrics, routes -> {});
+    }
+
+    /**
+     * Starts serving as {@link #start(Optional, int, HealthCheck, HealthCheck, PrometheusMeterRegistry)}
+     * does, with the GET routes {@code pages} adds beside the probes and metrics.
+     *
+     * @throws OpsBindException the address and port cannot be bound: in use, not this host's, unknown
+     */
+    public static OpsServer start(Optional<String> address, int port, HealthCheck liveness, HealthCheck readiness,
+            PrometheusMeterRegistry metrics, Consumer<RoutesConfig> pages) {
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("http.port must be between 0 and 65535: " + port);
         }
@@ -76,50 +86,77 @@ public final class OpsServer implements AutoCloseable {
             throw new OpsBindException("cannot serve " + where + ": unknown host",
                     new UnknownHostException(socket.getHostString()));
         }
-        HttpServer server;
+        Javalin server = Javalin.create(config -> {
+            configure(config, address, port);
+            read(config.routes, "/healthz", ctx -> probe(ctx, liveness));
+            read(config.routes, "/readyz", ctx -> probe(ctx, readiness));
+            read(config.routes, "/metrics", ctx -> respond(ctx, 200, PROMETHEUS_TEXT, metrics.scrape()));
+            pages.accept(config.routes);
+        });
         try {
-            server = HttpServer.create(socket, 0);
-        } catch (IOException e) {
-            throw new OpsBindException("cannot serve " + where + ": " + e.getMessage(), e);
+            server.start();
+        } catch (RuntimeException e) {
+            server.stop();
+            throw new OpsBindException("cannot serve " + where + ": " + reason(e), ioCause(e));
         }
-        ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
-        server.setExecutor(executor);
-        OpsServer ops = new OpsServer(server, executor, liveness, readiness, metrics);
-        server.createContext("/", ops::handle);
-        server.start();
-        return ops;
+        return new OpsServer(server, server.port());
     }
+
+    /**
+     * Serves {@code path} to GET and HEAD with {@code handler}: Javalin routes a HEAD only to a HEAD
+     * handler, and Jetty sends a HEAD answer's status and headers without its body.
+     */
+    public static void read(RoutesConfig routes, String path, Handler handler) {
+        routes.get(path, handler);
+        routes.head(path, handler);
+    }
+
+    private static void configure(JavalinConfig config, Optional<String> address, int port) {
+        config.startup.showJavalinBanner = false;
+        config.startup.showOldJavalinVersionWarning = false;
+        config.concurrency.useVirtualThreads = true;
+        config.http.generateEtags = false;
+        config.jetty.port = port;
+        address.ifPresent(host -> config.jetty.host = host);
+        config.jetty.modifyServer(jetty -> jetty.setStopTimeout(0));
+        config.jetty.modifyHttpConfiguration(http -> http.setSendServerVersion(false));
+        // Only GET and HEAD are served: a probe or page answers any other method with 405.
+        config.routes.before(ctx -> {
+            if (!READS.contains(ctx.method())) {
+                ctx.header("Allow", "GET, HEAD");
+                respond(ctx, 405, TEXT, "method not allowed\n");
+                ctx.skipRemainingHandlers();
+            }
+        });
+        config.routes.error(404, ctx -> {
+            if (ctx.attribute(ANSWERED) == null) {
+                respond(ctx, 404, TEXT, "not found\n");
+            }
+        });
+        config.routes.exception(Exception.class, (e, ctx) -> {
+            LOG.warn("{} {} failed", ctx.method(), ctx.path(), e);
+            respond(ctx, 500, TEXT, "internal error\n");
+        });
+    }
+
+    /**
+     * Set on a request whose handler wrote a 404 of its own (an unknown job's page), which the
+     * server's plain {@code not found} then leaves as it is.
+     */
+    public static final String ANSWERED = "leasecron.answered";
 
     /** The port the server listens on: the one asked for, or the one picked for 0. */
     public int port() {
-        return server.getAddress().getPort();
+        return port;
     }
 
     /** Stops listening and ends the requests in progress. */
     @Override
     public void close() {
-        server.stop(0);
-        executor.close();
+        server.stop();
     }
 
-    private void handle(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            String method = exchange.getRequestMethod();
-            if (!method.equals("GET") && !method.equals("HEAD")) {
-                exchange.getResponseHeaders().set("Allow", "GET, HEAD");
-                respond(exchange, 405, TEXT, "method not allowed\n");
-                return;
-            }
-            switch (exchange.getRequestURI().getPath()) {
-                case "/healthz" -> probe(exchange, liveness);
-                case "/readyz" -> probe(exchange, readiness);
-                case "/metrics" -> respond(exchange, 200, PROMETHEUS_TEXT, metrics.scrape());
-                default -> respond(exchange, 404, TEXT, "not found\n");
-            }
-        }
-    }
-
-    private static void probe(HttpExchange exchange, HealthCheck check) throws IOException {
+    private static void probe(Context ctx, HealthCheck check) {
         Health health;
         try {
             health = check.check();
@@ -127,24 +164,32 @@ public final class OpsServer implements AutoCloseable {
             health = Health.down(e.toString());
         }
         if (health.passed()) {
-            respond(exchange, 200, TEXT, "ok\n");
+            respond(ctx, 200, TEXT, "ok\n");
         } else {
-            LOG.debug("{} is down: {}", exchange.getRequestURI().getPath(), health.reason());
-            respond(exchange, 503, TEXT, "down: " + health.reason() + "\n");
+            LOG.debug("{} is down: {}", ctx.path(), health.reason());
+            respond(ctx, 503, TEXT, "down: " + health.reason() + "\n");
         }
     }
 
-    private static void respond(HttpExchange exchange, int status, String contentType, String body)
-            throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", contentType);
-        exchange.getResponseHeaders().set("Cache-Control", "no-store");
-        boolean head = exchange.getRequestMethod().equals("HEAD");
-        exchange.sendResponseHeaders(status, head ? -1 : bytes.length);
-        if (!head) {
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(bytes);
+    private static void respond(Context ctx, int status, String contentType, String body) {
+        ctx.status(status).contentType(contentType).header("Cache-Control", "no-store").result(body);
+    }
+
+    /** What the bind failure says: the innermost message, e.g. "Address already in use". */
+    private static String reason(Throwable e) {
+        Throwable innermost = e;
+        while (innermost.getCause() != null && innermost.getCause() != innermost) {
+            innermost = innermost.getCause();
+        }
+        return innermost.getMessage() != null ? innermost.getMessage() : innermost.toString();
+    }
+
+    private static IOException ioCause(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof IOException io) {
+                return io;
             }
         }
+        return new IOException(reason(e), e);
     }
 }

@@ -1,0 +1,181 @@
+package dev.leasecron.app.web;
+
+import dev.leasecron.config.JobSpec;
+import dev.leasecron.lease.HistoryEntry;
+import dev.leasecron.lease.HistoryQuery;
+import dev.leasecron.lease.LeaseRow;
+import dev.leasecron.lease.Leases;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * Reads what the pages show, from the config in force, the lease rows and the round history. Each
+ * page costs a few statements whatever the number of jobs: the rows of all jobs, the last ended
+ * round of all jobs, and one history read.
+ */
+public final class ReadModel {
+    /** Next instants shown per job. */
+    static final int NEXT_INSTANTS = 3;
+    /** Rounds in a job's strip on {@code /}. */
+    static final int STRIP = 12;
+    /** The most history rows {@code /} reads for all strips together. */
+    static final int STRIP_BUDGET = 2_000;
+    /** A replica counts as sharing the jobs while it claimed one of their instants this recently. */
+    static final Duration CENSUS_WINDOW = Duration.ofMinutes(10);
+
+    private final Supplier<List<JobSpec>> jobs;
+    private final Leases leases;
+    private final Clock clock;
+
+    /**
+     * @param jobs the jobs of the config in force, in file order, disabled ones too; asked on each read
+     * @param leases the primary database's leases and history
+     * @param clock the clock the next instants are counted from
+     */
+    public ReadModel(Supplier<List<JobSpec>> jobs, Leases leases, Clock clock) {
+        this.jobs = jobs;
+        this.leases = leases;
+        this.clock = clock;
+    }
+
+    /** The name of the replica serving the pages. */
+    public String instance() {
+        return leases.instance();
+    }
+
+    public Pages.JobsPage jobsPage() {
+        Instant now = clock.instant();
+        List<JobSpec> specs = jobs.get();
+        List<String> names = specs.stream().map(JobSpec::leaseName).toList();
+        List<String> errors = new ArrayList<>();
+        Map<String, LeaseRow> rows = rows(names, errors);
+        Fetched<Map<String, HistoryEntry>> last = Fetched.of("history", () -> leases.history().lastEnded(names));
+        Fetched<List<HistoryEntry>> recent = names.isEmpty() ? new Fetched<>(Optional.of(List.of()), "")
+                : Fetched.of("history", () -> leases.history().entries(
+                        HistoryQuery.latest(names, Math.min(STRIP_BUDGET, STRIP * names.size()))));
+        if (last.failed()) {
+            errors.add(last.error());
+        } else if (recent.failed()) {
+            errors.add(recent.error());
+        }
+        Map<String, List<RoundView>> strips = recent.value().orElse(List.of()).stream()
+                .collect(Collectors.groupingBy(HistoryEntry::name, Collectors.mapping(RoundView::new, Collectors.toList())));
+        List<JobView> views = specs.stream().map(spec -> {
+            List<RoundView> strip = new ArrayList<>(strips.getOrDefault(spec.leaseName(), List.of()));
+            strip = new ArrayList<>(strip.subList(0, Math.min(STRIP, strip.size())));
+            Collections.reverse(strip);
+            return view(spec, now, rows,
+                    last.value().map(m -> m.get(spec.leaseName())).map(RoundView::new), strip);
+        }).toList();
+        return new Pages.JobsPage(instance(), now.truncatedTo(ChronoUnit.MILLIS), views, errors);
+    }
+
+    /** The page of the job called {@code name}; empty when the config in force has no such job. */
+    public Optional<Pages.JobPage> jobPage(String name, RoundFilter filter) {
+        Optional<JobSpec> found = jobs.get().stream().filter(j -> j.name().equals(name)).findFirst();
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        JobSpec spec = found.get();
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        List<String> errors = new ArrayList<>();
+        Map<String, LeaseRow> rows = rows(List.of(spec.leaseName()), errors);
+        HistoryQuery query = new HistoryQuery(Set.of(spec.leaseName()), filter.outcome().map(Set::of).orElse(Set.of()),
+                Optional.empty(), filter.limit());
+        Fetched<List<HistoryEntry>> entries = Fetched.of("history", () -> leases.history().entries(query));
+        Fetched<Map<String, HistoryEntry>> last = Fetched.of("history",
+                () -> leases.history().lastEnded(List.of(spec.leaseName())));
+        if (entries.failed()) {
+            errors.add(entries.error());
+        }
+        List<RoundView> rounds = entries.value().orElse(List.of()).stream().map(RoundView::new).toList();
+        JobView job = view(spec, now, rows, last.value().map(m -> m.get(spec.leaseName())).map(RoundView::new),
+                List.of());
+        return Optional.of(new Pages.JobPage(instance(), now, job, filter, rounds, errors));
+    }
+
+    public Pages.ReplicasPage replicasPage() {
+        Instant now = clock.instant();
+        List<JobSpec> specs = jobs.get();
+        List<String> names = specs.stream().map(JobSpec::leaseName).toList();
+        Map<String, String> jobOfLease = specs.stream().collect(Collectors.toMap(JobSpec::leaseName, JobSpec::name,
+                (a, b) -> a, LinkedHashMap::new));
+        List<String> errors = new ArrayList<>();
+        Map<String, LeaseRow> rows = rows(names, errors);
+        Fetched<Set<String>> claiming = names.isEmpty() ? new Fetched<>(Optional.of(Set.of()), "")
+                : Fetched.of("replica census", () -> leases.views().claimingInstances(names, CENSUS_WINDOW));
+        if (claiming.failed()) {
+            errors.add(claiming.error());
+        }
+        Map<String, List<String>> won = new TreeMap<>();
+        Map<String, List<String>> holds = new TreeMap<>();
+        Map<String, List<String>> running = new TreeMap<>();
+        for (LeaseRow row : rows.values()) {
+            if (!row.instance().isEmpty()) {
+                won.computeIfAbsent(row.instance(), k -> new ArrayList<>()).add(jobOfLease.get(row.name()));
+            }
+            if (row.held() && !row.instance().isEmpty()) {
+                holds.computeIfAbsent(row.instance(), k -> new ArrayList<>()).add(jobOfLease.get(row.name()));
+                if (new HolderView(row).running()) {
+                    running.computeIfAbsent(row.instance(), k -> new ArrayList<>()).add(jobOfLease.get(row.name()));
+                }
+            }
+        }
+        Set<String> lately = claiming.value().orElse(Set.of());
+        TreeMap<String, Boolean> all = new TreeMap<>();
+        lately.forEach(i -> all.put(i, true));
+        won.keySet().forEach(i -> all.putIfAbsent(i, false));
+        all.putIfAbsent(instance(), lately.contains(instance()));
+        List<ReplicaView> replicas = all.entrySet().stream().map(e -> new ReplicaView(e.getKey(),
+                e.getKey().equals(instance()), e.getValue(), sorted(won.get(e.getKey())), sorted(holds.get(e.getKey())),
+                sorted(running.get(e.getKey())))).toList();
+        return new Pages.ReplicasPage(instance(), now.truncatedTo(ChronoUnit.MILLIS), new Pages.Duration(CENSUS_WINDOW), replicas, errors);
+    }
+
+    private Map<String, LeaseRow> rows(List<String> names, List<String> errors) {
+        if (names.isEmpty()) {
+            return Map.of();
+        }
+        Fetched<List<LeaseRow>> rows = Fetched.of("lease rows", () -> leases.views().rows(names));
+        if (rows.failed()) {
+            errors.add(rows.error());
+        }
+        return rows.value().orElse(List.of()).stream()
+                .collect(Collectors.toMap(LeaseRow::name, Function.identity(), (a, b) -> a));
+    }
+
+    private static JobView view(JobSpec spec, Instant now, Map<String, LeaseRow> rows, Optional<RoundView> last,
+            List<RoundView> strip) {
+        List<Instant> next = new ArrayList<>();
+        if (spec.enabled()) {
+            Instant cursor = now;
+            for (int i = 0; i < NEXT_INSTANTS; i++) {
+                Optional<Instant> n = spec.schedule().nextInstant(cursor);
+                if (n.isEmpty()) {
+                    break;
+                }
+                next.add(n.get());
+                cursor = n.get();
+            }
+        }
+        return new JobView(spec, List.copyOf(next), Optional.ofNullable(rows.get(spec.leaseName())).map(HolderView::new),
+                last, List.copyOf(strip));
+    }
+
+    private static List<String> sorted(List<String> values) {
+        return values == null ? List.of() : values.stream().sorted().toList();
+    }
+}

@@ -1,0 +1,103 @@
+package dev.leasecron.app.web.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.leasecron.app.web.HolderView;
+import dev.leasecron.app.web.JobView;
+import dev.leasecron.app.web.Pages;
+import dev.leasecron.app.web.ReplicaView;
+import dev.leasecron.lease.HistoryEntry;
+import dev.leasecron.lease.HistoryTrigger;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The JSON API's shapes ({@code /api/v1/...}): snake_case keys, instants as ISO-8601 UTC strings
+ * ({@code 2026-12-06T18:50:05Z}), durations as whole milliseconds ({@code duration_ms}), a missing
+ * value as {@code null}. Each answer is one object ({@code {"jobs": [...]}}), so fields can be added
+ * without breaking a reader; {@code errors} lists the reads that failed, as on the pages.
+ */
+public final class ApiJson {
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .setSerializationInclusion(JsonInclude.Include.ALWAYS)
+            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+
+    private ApiJson() {}
+
+    public record Jobs(String instance, String generatedAt, List<Job> jobs, List<String> errors) {}
+
+    public record Job(String name, String schedule, String scheduleInWords, String timeZone, String type,
+            boolean enabled, String scope, List<String> nextInstants, Holder holder, Round lastEnded,
+            List<Round> recentRounds) {}
+
+    public record Holder(String instance, long term, boolean held, String expiresAt, String runningInstant) {}
+
+    public record Round(String instant, String lastInstant, long instants, String outcome, String trigger,
+            String instance, long term, boolean rerun, String requestedBy, String startedAt, String endedAt,
+            Long fireDelayMs, Long durationMs, String detail) {}
+
+    public record Rounds(String job, String outcome, int limit, List<Round> rounds, List<String> errors) {}
+
+    public record Replicas(String instance, String generatedAt, long windowSeconds, List<Replica> replicas,
+            List<String> errors) {}
+
+    public record Replica(String instance, boolean self, boolean claimingLately, List<String> wonLast,
+            List<String> holds, List<String> running) {}
+
+    public record Error(String error, String job) {}
+
+    public static Jobs jobs(Pages.JobsPage page) {
+        return new Jobs(page.instance(), page.now().toString(), page.jobs().stream().map(ApiJson::job).toList(),
+                page.errors());
+    }
+
+    public static Rounds rounds(Pages.JobPage page) {
+        return new Rounds(page.job().name(), page.filter().outcome().map(o -> o.label()).orElse(null),
+                page.filter().limit(), page.rounds().stream().map(r -> round(r.entry())).toList(), page.errors());
+    }
+
+    public static Job job(JobView job) {
+        return new Job(job.name(), job.schedule(), job.scheduleInWords(), job.zone(), job.type(), job.enabled(),
+                job.scope(), job.next().stream().map(Instant::toString).toList(),
+                job.holder().filter(HolderView::held).map(ApiJson::holder).orElse(null),
+                job.last().map(r -> round(r.entry())).orElse(null),
+                job.recent().reversed().stream().map(r -> round(r.entry())).toList());
+    }
+
+    public static Replicas replicas(Pages.ReplicasPage page) {
+        return new Replicas(page.instance(), page.now().toString(), page.window().value().toSeconds(),
+                page.replicas().stream().map(ApiJson::replica).toList(), page.errors());
+    }
+
+    private static Replica replica(ReplicaView r) {
+        return new Replica(r.instance(), r.self(), r.claimingLately(), r.won(), r.holds(), r.running());
+    }
+
+    private static Holder holder(HolderView h) {
+        return new Holder(h.instance(), h.term(), h.held(), h.expiresAt().toString(),
+                h.running() ? Instant.ofEpochMilli(h.row().unfinishedSlotMs()).toString() : null);
+    }
+
+    static Round round(HistoryEntry e) {
+        return new Round(e.instant().toString(), e.lastInstant().toString(), e.instants(), e.outcome().label(),
+                e.trigger().map(HistoryTrigger::label).orElse(null), e.instance(), e.term(), e.rerun(),
+                e.requestedBy().isEmpty() ? null : e.requestedBy(), e.started().map(Instant::toString).orElse(null),
+                e.ended().map(Instant::toString).orElse(null), e.fireDelay().map(Duration::toMillis).orElse(null),
+                e.duration().map(Duration::toMillis).orElse(null), e.detail().isEmpty() ? null : e.detail());
+    }
+
+    /** {@code value} as JSON text. */
+    public static String write(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

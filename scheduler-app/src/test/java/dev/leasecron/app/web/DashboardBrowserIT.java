@@ -1,0 +1,322 @@
+package dev.leasecron.app.web;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.leasecron.app.daemon.Daemon;
+import dev.leasecron.app.plugins.HttpJob;
+import dev.leasecron.app.plugins.JobRegistry;
+import dev.leasecron.app.plugins.ShellJob;
+import dev.leasecron.app.testing.DaemonThread;
+import dev.leasecron.config.ConfigLoader;
+import dev.leasecron.config.JobTypeChecker;
+import dev.leasecron.lease.LeaseTimings;
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Assumptions;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.NoAlertPresentException;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.Select;
+
+/**
+ * The dashboard in a real browser: headless Chromium from Debian's packages, driven by Selenium,
+ * against a daemon run in the test's JVM on SQLite with jobs due every second or two (one ok, one
+ * failing whose name and error hold markup, one slow). Each page loads with no error in the browser's
+ * console, shows what the daemon did, and is written as screenshots at desktop and phone widths to
+ * {@code target/screenshots/} for a person to look at.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DashboardBrowserIT {
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    private static final String PAYLOAD = "<script>alert(1)</script>";
+    private static final String FAILING = "report " + PAYLOAD;
+    private static final String INSTANCE = "browser-test-replica";
+    private static final Dimension DESKTOP = new Dimension(1366, 900);
+    private static final Dimension PHONE = new Dimension(390, 844);
+    private static final Duration PATIENCE = Duration.ofSeconds(45);
+
+    private final HttpClient client = HttpClient.newHttpClient();
+    private final ObjectMapper json = new ObjectMapper();
+    private final Path screenshots = Path.of("target/screenshots");
+    private Path dir;
+    private Daemon daemon;
+    private CompletableFuture<Void> running;
+    private WebDriver browser;
+    private String base;
+
+    @BeforeAll
+    void start() throws Exception {
+        requireChromium();
+        dir = Files.createTempDirectory("leasecron-dashboard");
+        int port = freePort();
+        base = "http://127.0.0.1:" + port;
+        Path file = Files.writeString(dir.resolve("jobs.yaml"), """
+                database:
+                  url: jdbc:sqlite:leases.db
+                instance: %s
+                http:
+                  address: 127.0.0.1
+                  port: %d
+                shutdownGrace: 2s
+                jobs:
+                  - name: heartbeat
+                    schedule: "* * * * * *"
+                    type: shell
+                    params: {command: "echo alive"}
+                  - name: "%s"
+                    schedule: "*/2 * * * * *"
+                    type: shell
+                    params: {command: "echo '%s' >&2; exit 1"}
+                  - name: slow-export
+                    schedule: "*/3 * * * * *"
+                    type: shell
+                    params: {command: "sleep 2"}
+                  - name: nightly-backup
+                    schedule: "30 3 * * *"
+                    timeZone: Europe/Berlin
+                    type: shell
+                    params: {command: "true"}
+                  - name: quarterly-archive
+                    schedule: "0 4 1 1,4,7,10 *"
+                    type: shell
+                    enabled: false
+                    params: {command: "true"}
+                """.formatted(INSTANCE, port, FAILING, PAYLOAD));
+        ConfigLoader loader = new ConfigLoader(Map.of(), JobTypeChecker.acceptAny());
+        daemon = new Daemon(loader.load(file), file, loader, JobRegistry.of(new ShellJob(), new HttpJob()),
+                LeaseTimings.DEFAULT);
+        running = DaemonThread.start(daemon);
+        // Rounds of the ok and the failing job are on record (the lease rows name their replica).
+        await().atMost(PATIENCE).pollInterval(Duration.ofMillis(250)).ignoreExceptions().until(() -> {
+            assertFalse(running.isDone(), "the daemon runs");
+            JsonNode jobs = api("/api/v1/jobs").path("jobs");
+            return INSTANCE.equals(jobs.get(0).path("holder").path("instance").asText(null))
+                    || hasRow(jobs.get(0)) && hasRow(jobs.get(1)) && hasRow(jobs.get(2));
+        });
+        browser = chromium();
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (daemon != null) {
+            daemon.stop();
+            running.get(60, TimeUnit.SECONDS);
+        }
+        client.close();
+    }
+
+    @Test
+    void jobsPageListsTheJobsWithSchedulesInWordsNextInstantsAndHolders() throws Exception {
+        open("/");
+
+        List<WebElement> rows = browser.findElements(By.cssSelector("table.jobs tbody tr"));
+        assertEquals(5, rows.size());
+        assertEquals(List.of("heartbeat", FAILING, "slow-export", "nightly-backup", "quarterly-archive"),
+                texts(By.cssSelector("table.jobs .job-name")));
+        assertTrue(rows.get(0).getText().contains("every second"), rows.get(0).getText());
+        assertTrue(rows.get(3).getText().contains("at 03:30"), rows.get(3).getText());
+        assertTrue(rows.get(3).getText().contains("Europe/Berlin"), rows.get(3).getText());
+        assertTrue(rows.get(4).getText().contains("disabled"), rows.get(4).getText());
+        assertEquals(3, rows.get(0).findElements(By.cssSelector(".instants li")).size(), "next instants");
+        assertTrue(rows.get(0).getText().contains(INSTANCE), "the replica that won its last instant: " + rows.get(0).getText());
+        assertNoScriptRan();
+        screenshots("jobs");
+    }
+
+    @Test
+    void failingJobsNameAndErrorRenderAsText() throws Exception {
+        open("/");
+        WebElement link = browser.findElement(By.linkText(FAILING));
+        link.click();
+        settle();
+
+        assertEquals(FAILING, browser.findElement(By.cssSelector("h1.job-title")).getText());
+        assertNoScriptRan();
+        assertNoConsoleErrors("the failing job's page");
+        screenshots("job");
+    }
+
+    @Test
+    void theOutcomeFilterIsAPlainGetForm() throws Exception {
+        open(Texts.jobPath(FAILING));
+        new Select(browser.findElement(By.id("outcome"))).selectByValue("failed");
+        new Select(browser.findElement(By.id("limit"))).selectByValue("20");
+        browser.findElement(By.cssSelector("form.filter button[type=submit]")).click();
+        settle();
+
+        assertTrue(browser.getCurrentUrl().endsWith("?outcome=failed&limit=20"), browser.getCurrentUrl());
+        assertEquals("failed", new Select(browser.findElement(By.id("outcome"))).getFirstSelectedOption()
+                .getAttribute("value"));
+        for (WebElement outcome : browser.findElements(By.cssSelector("table.rounds .outcome"))) {
+            assertTrue(outcome.getText().contains("failed"), outcome.getText());
+        }
+        assertNoConsoleErrors("the filtered job page");
+
+        open("/jobs/heartbeat?outcome=failed");
+        assertTrue(browser.findElements(By.cssSelector("table.rounds tbody tr")).isEmpty(), "heartbeat never failed");
+    }
+
+    @Test
+    void replicasPageShowsTheTestReplica() throws Exception {
+        open("/replicas");
+
+        List<String> names = texts(By.cssSelector("table.replicas .replica-name"));
+        assertEquals(List.of(INSTANCE), names);
+        String row = browser.findElement(By.cssSelector("table.replicas tbody tr")).getText();
+        assertTrue(row.contains("this replica"), row);
+        assertTrue(row.contains("heartbeat"), "it won the heartbeat's last instant: " + row);
+        screenshots("replicas");
+    }
+
+    @Test
+    void apiReturnsTheJobsThePageLists() throws Exception {
+        open("/");
+        List<String> onPage = texts(By.cssSelector("table.jobs .job-name"));
+
+        JsonNode api = api("/api/v1/jobs");
+        List<String> inApi = new ArrayList<>();
+        api.path("jobs").forEach(job -> inApi.add(job.path("name").asText()));
+
+        assertEquals(onPage, inApi);
+        assertEquals(INSTANCE, api.path("instance").asText());
+        assertEquals("every second", api.path("jobs").get(0).path("schedule_in_words").asText());
+    }
+
+    private void open(String path) {
+        browser.get(base + path);
+        settle();
+        assertEquals("leasecron", browser.findElement(By.cssSelector(".brand")).getText(), "the page loaded: " + path);
+        assertNoConsoleErrors(path);
+    }
+
+    /** Waits for the page and its files, so that a screenshot shows it styled. */
+    private void settle() {
+        await().atMost(Duration.ofSeconds(10)).until(() -> "complete".equals(
+                ((ChromeDriver) browser).executeScript("return document.readyState")));
+    }
+
+    private void assertNoConsoleErrors(String what) {
+        List<LogEntry> severe = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .filter(entry -> entry.getLevel().intValue() >= Level.SEVERE.intValue()).toList();
+        assertTrue(severe.isEmpty(), what + ": " + severe);
+    }
+
+    /** The payload is text: no alert is open and no script element holds it. */
+    private void assertNoScriptRan() {
+        assertThrows(NoAlertPresentException.class, () -> browser.switchTo().alert());
+        for (WebElement script : browser.findElements(By.tagName("script"))) {
+            assertEquals(base + "/static/refresh.js", script.getAttribute("src"), "the page's only script");
+        }
+        assertTrue(browser.findElement(By.tagName("body")).getText().contains(PAYLOAD), "the payload shows as text");
+    }
+
+    private void screenshots(String page) throws IOException {
+        Files.createDirectories(screenshots);
+        for (Map.Entry<String, Dimension> size : Map.of("desktop", DESKTOP, "phone", PHONE).entrySet()) {
+            viewport(size.getValue());
+            settle();
+            Path shot = ((ChromeDriver) browser).getScreenshotAs(OutputType.FILE).toPath();
+            Files.copy(shot, screenshots.resolve(page + "-" + size.getKey() + ".png"), StandardCopyOption.REPLACE_EXISTING);
+        }
+        viewport(DESKTOP);
+    }
+
+    /** Sizes the window so that the page itself (the viewport) gets {@code size}. */
+    private void viewport(Dimension size) {
+        browser.manage().window().setSize(size);
+        Object inner = ((ChromeDriver) browser).executeScript("return [window.innerWidth, window.innerHeight]");
+        List<?> got = (List<?>) inner;
+        int width = size.getWidth() + size.getWidth() - ((Number) got.get(0)).intValue();
+        int height = size.getHeight() + size.getHeight() - ((Number) got.get(1)).intValue();
+        browser.manage().window().setSize(new Dimension(width, height));
+    }
+
+    private List<String> texts(By by) {
+        return browser.findElements(by).stream().map(WebElement::getText).toList();
+    }
+
+    private JsonNode api(String path) throws IOException, InterruptedException {
+        HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create(base + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, answer.statusCode(), path + ": " + answer.body());
+        return json.readTree(answer.body());
+    }
+
+    private static boolean hasRow(JsonNode job) {
+        return !job.path("holder").isMissingNode() && !job.path("holder").isNull();
+    }
+
+    private WebDriver chromium() throws IOException {
+        // The Debian driver, never one Selenium Manager would download.
+        System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--hide-scrollbars",
+                "--window-size=" + DESKTOP.getWidth() + "," + DESKTOP.getHeight(),
+                "--user-data-dir=" + Files.createTempDirectory(dir, "chromium-profile"));
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        options.setCapability("goog:loggingPrefs", logs);
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File(CHROMEDRIVER.toString())).usingAnyFreePort().build();
+        return new ChromeDriver(service, options);
+    }
+
+    /** Chromium and its driver from Debian's packages: CI installs them; elsewhere the test skips without. */
+    private static void requireChromium() {
+        if (Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER)) {
+            return;
+        }
+        String why = CHROMIUM + " or " + CHROMEDRIVER + " is missing: apt-get install chromium chromium-driver";
+        if (Boolean.parseBoolean(System.getenv("LEASECRON_TEST_REQUIRE_SERVERS"))) {
+            throw new IllegalStateException(why);
+        }
+        Assumptions.abort(why);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.leasecron.app.web;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.leasecron.config.CatchUp;
+import dev.leasecron.config.JobSpec;
+import dev.leasecron.config.Schedule;
+import dev.leasecron.config.Scope;
+import dev.leasecron.lease.HistoryEntry;
+import dev.leasecron.lease.HistoryOutcome;
+import dev.leasecron.lease.HistoryTrigger;
+import dev.leasecron.lease.LeaseRow;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every place user data reaches a page is escaped by the templates: the job name, its type, the
+ * replica names, an error, a request's author, and the messages of reads that failed.
+ */
+class DashboardTemplatesTest {
+    private static final String PAYLOAD = "<script>alert(1)</script>\"'&";
+    private static final String ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;";
+    private static final Instant NOW = Instant.parse("2026-12-06T18:00:00Z");
+
+    private final Templates templates = new Templates();
+    private final JobSpec spec = new JobSpec("job" + PAYLOAD, Schedule.parse("*/5 * * * * *", ZoneId.of("UTC")),
+            "type" + PAYLOAD, CatchUp.LATEST, Duration.ofMinutes(1), true, Scope.CLUSTER, Map.of());
+    private final RoundView failed = new RoundView(new HistoryEntry(spec.leaseName(), NOW, NOW, 1,
+            HistoryOutcome.FAILED, Optional.of(HistoryTrigger.SCHEDULED), 3, "token", "replica" + PAYLOAD, false,
+            "", Optional.of(NOW), Optional.of(NOW.plusMillis(40)), Optional.of(Duration.ofMillis(5)),
+            Optional.of(Duration.ofMillis(40)), "command exited with code 1: " + PAYLOAD));
+    private final HolderView holder = new HolderView(new LeaseRow(spec.leaseName(), "token", "replica" + PAYLOAD, 3,
+            NOW.plusSeconds(10).toEpochMilli(), NOW.toEpochMilli(), NOW.toEpochMilli(), 0, NOW.toEpochMilli()));
+    private final JobView job = new JobView(spec, List.of(NOW.plusSeconds(5)), Optional.of(holder), Optional.of(failed),
+            List.of(failed));
+
+    @Test
+    void jobsPageEscapesNamesTypesReplicasAndErrors() {
+        String html = templates.render("index.jte", new Pages.JobsPage("self" + PAYLOAD, NOW, List.of(job),
+                List.of("lease rows not available: " + PAYLOAD)));
+
+        assertEscaped(html);
+        assertTrue(html.contains("href=\"/jobs/job%3Cscript%3Ealert%281%29%3C/script%3E%22%27%26\""), html);
+    }
+
+    @Test
+    void jobPageEscapesTheErrorOfAFailedRound() {
+        String html = templates.render("job.jte", new Pages.JobPage("self" + PAYLOAD, NOW, job,
+                RoundFilter.of("failed", "20"), List.of(failed), List.of()));
+
+        assertEscaped(html);
+        assertTrue(html.contains("command exited with code 1: " + ESCAPED), html);
+        assertTrue(html.contains("<option value=\"failed\" selected>failed</option>"), "the filter shows its choice");
+    }
+
+    @Test
+    void replicasAndNotFoundPagesEscapeNames() {
+        assertEscaped(templates.render("replicas.jte", new Pages.ReplicasPage("self" + PAYLOAD, NOW,
+                new Pages.Duration(Duration.ofMinutes(10)), List.of(new ReplicaView("replica" + PAYLOAD, false, true,
+                        List.of(spec.name()), List.of(spec.name()), List.of(spec.name()))), List.of())));
+        assertEscaped(templates.render("notfound.jte", new Pages.NotFound("self" + PAYLOAD, NOW, "job" + PAYLOAD)));
+    }
+
+    private static void assertEscaped(String html) {
+        assertFalse(html.contains("<script>alert"), html);
+        assertTrue(html.contains(ESCAPED), html);
+        // The only script element is the page's own file.
+        assertTrue(html.indexOf("<script") == html.lastIndexOf("<script"), html);
+    }
+}
