@@ -7,7 +7,6 @@ module dev.leasecron.app {
     requires ch.qos.logback.core;
     requires com.fasterxml.jackson.databind;
     requires com.zaxxer.hikari;
-    requires com.fasterxml.jackson.databind;
     requires gg.jte.runtime;
     requires info.picocli;
     requires io.javalin;
