@@ -37,6 +37,7 @@ public final class Leases {
     private final InstantSlots slots = new InstantSlots(this);
     private final LeaseViews views = new LeaseViews(this);
     private final RoundHistory history = new RoundHistory(this);
+    private final JobControls controls = new JobControls(this);
     private volatile LeaseStore store;
     private volatile RuntimeException unavailable;
 
@@ -153,6 +154,11 @@ public final class Leases {
     /** The round history: what ran, where, how it ended, and the instants that did not run. */
     public RoundHistory history() {
         return history;
+    }
+
+    /** Operators' suspensions of jobs and requests to run a job now, shared by every replica. */
+    public JobControls controls() {
+        return controls;
     }
 
     /**
