@@ -63,7 +63,8 @@ final class ConfigBinder {
                 ? http.get().parsed("address", ConfigBinder::bindAddress).map(Optional::of)
                 : Optional.of(Optional.empty());
         Optional<Integer> httpPort = httpPort(http);
-        Optional<Secret> adminToken = http.isPresent() ? http.get().secret("adminToken") : Optional.of(Secret.none());
+        Optional<Secret> adminToken = http.isPresent() ? http.get().secret("adminToken").filter(token -> usableToken(http.get(), token))
+                : Optional.of(Secret.none());
         Optional<Duration> shutdownGrace = top.node("shutdownGrace").isPresent()
                 ? top.parsed("shutdownGrace", ConfigBinder::notNegativeDuration)
                 : Optional.of(JobsConfig.DEFAULT_SHUTDOWN_GRACE);
@@ -113,6 +114,29 @@ final class ConfigBinder {
         errors.addWithoutPosition("environment variable " + JobsConfig.HTTP_PORT_VARIABLE + " must be a port between "
                 + MIN_PORT + " and " + MAX_PORT + ", was \"" + text + "\"");
         return Optional.empty();
+    }
+
+    /**
+     * Whether the admin token can be sent and is hard to guess: a bearer token travels in an HTTP header,
+     * so it must be visible ASCII (no spaces), and it must be long enough that guessing it over the
+     * network is hopeless. Errors name the rule, never the value or its length.
+     */
+    private boolean usableToken(FieldReader http, Secret token) {
+        String value = token.reveal();
+        if (token.isEmpty()) {
+            return true;
+        }
+        if (!value.chars().allMatch(c -> c > ' ' && c < 0x7f)) {
+            errors.add(http.positionOf("adminToken"), "http.adminToken",
+                    "must be visible ASCII without spaces: it is sent in an HTTP Authorization header");
+            return false;
+        }
+        if (value.length() < JobsConfig.MIN_ADMIN_TOKEN_CHARS) {
+            errors.add(http.positionOf("adminToken"), "http.adminToken", "must be at least "
+                    + JobsConfig.MIN_ADMIN_TOKEN_CHARS + " characters; make one with: openssl rand -hex 32");
+            return false;
+        }
+        return true;
     }
 
     /** An IP address or a host name, checked for its form only: binding it happens at start. */

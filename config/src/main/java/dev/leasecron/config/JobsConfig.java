@@ -15,8 +15,9 @@ import java.util.Optional;
  * @param httpAddress the address the HTTP endpoints listen on; empty (the default) for every interface
  * @param httpPort the port of {@code /healthz}, {@code /readyz} and {@code /metrics} (default 8080,
  *     or {@code LEASECRON_HTTP_PORT} when it is set, which wins over the file)
- * @param adminToken the token that state-changing HTTP requests must carry; {@link Secret#none()}
- *     (the default) means no such request is accepted
+ * @param adminToken the token that state-changing HTTP requests must carry ({@code http.adminToken},
+ *     at least {@value #MIN_ADMIN_TOKEN_CHARS} visible ASCII characters); {@link Secret#none()} (the
+ *     default) means the HTTP API has no state-changing endpoint at all
  * @param shutdownGrace how long running rounds may go on after SIGTERM (default 25 s)
  * @param history the round history's settings ({@code history:}; {@link HistorySpec#DEFAULTS} when absent)
  * @param jobs the jobs in file order, names unique
@@ -29,6 +30,8 @@ public record JobsConfig(DatabaseSpec database, String instance, Optional<String
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(25);
     /** The most {@code instance} may hold: the width of the lease table's instance column, in UTF-8 bytes. */
     public static final int MAX_INSTANCE_BYTES = 191;
+    /** The shortest {@code http.adminToken} accepted: a token guessed over the network must be out of reach. */
+    public static final int MIN_ADMIN_TOKEN_CHARS = 16;
 
     public JobsConfig {
         Objects.requireNonNull(database, "database");

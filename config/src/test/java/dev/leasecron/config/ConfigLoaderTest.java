@@ -331,12 +331,12 @@ class ConfigLoaderTest {
     class Http {
         @Test
         void readsTheAddressAndTheAdminTokenWhichPrintsMasked() throws ConfigException {
-            JobsConfig config = parse("http:\n  address: 127.0.0.1\n  port: 9091\n  adminToken: 12345\njobs: []\n");
+            JobsConfig config = parse("http:\n  address: 127.0.0.1\n  port: 9091\n  adminToken: 1234567890123456\njobs: []\n");
 
             assertEquals(Optional.of("127.0.0.1"), config.httpAddress());
             assertEquals(9091, config.httpPort());
-            assertEquals("12345", config.adminToken().reveal(), "a number is a token too");
-            assertFalse(config.toString().contains("12345"), config.toString());
+            assertEquals("1234567890123456", config.adminToken().reveal(), "a number is a token too");
+            assertFalse(config.toString().contains("1234567890123456"), config.toString());
         }
 
         @Test
@@ -356,6 +356,36 @@ class ConfigLoaderTest {
                     errors("http:\n  address: not an address\n  adminToken: \"s3cr\\x07et\"\njobs: []\n"));
             assertEquals(List.of("jobs.yaml:2:15: http.adminToken: expected a string, found a list"),
                     errors("http:\n  adminToken: [s3cret]\njobs: []\n"));
+        }
+
+        @Test
+        void theAdminTokenComesFromTheEnvironment() throws ConfigException {
+            String token = "f3b9c1d2e4a5b6c7d8e9f0a1b2c3d4e5";
+            ConfigLoader loader = new ConfigLoader(Map.of("LEASECRON_ADMIN_TOKEN", token), JobTypeChecker.acceptAny());
+
+            JobsConfig config = loader.parse("jobs.yaml", "http:\n  adminToken: ${LEASECRON_ADMIN_TOKEN}\njobs: []\n");
+
+            assertEquals(token, config.adminToken().reveal());
+            assertFalse(config.toString().contains(token), config.toString());
+        }
+
+        @Test
+        void anUnsetTokenVariableIsAnErrorUnlessItHasADefault() throws ConfigException {
+            assertEquals(List.of("jobs.yaml:2:15: http.adminToken: environment variable LEASECRON_ADMIN_TOKEN is not set"
+                    + " (write ${LEASECRON_ADMIN_TOKEN:-default} to give a default)"),
+                    errors("http:\n  adminToken: ${LEASECRON_ADMIN_TOKEN}\njobs: []\n"));
+            assertEquals(Secret.none(), parse("http:\n  adminToken: ${LEASECRON_ADMIN_TOKEN:-}\njobs: []\n").adminToken(),
+                    "an empty default turns the admin API off");
+        }
+
+        @Test
+        void aTokenTooShortOrNotFitForAHeaderIsRefusedWithoutShowingIt() {
+            assertEquals(List.of("jobs.yaml:2:15: http.adminToken: must be at least 16 characters; make one with:"
+                    + " openssl rand -hex 32"), errors("http:\n  adminToken: short-s3cret\njobs: []\n"));
+            assertEquals(List.of("jobs.yaml:2:15: http.adminToken: must be visible ASCII without spaces: it is sent in"
+                    + " an HTTP Authorization header"), errors("http:\n  adminToken: \"s3cret with spaces in it\"\njobs: []\n"));
+            assertEquals(List.of("jobs.yaml:2:15: http.adminToken: must be visible ASCII without spaces: it is sent in"
+                    + " an HTTP Authorization header"), errors("http:\n  adminToken: s3cret-\u00e9-s3cret-s3cret\njobs: []\n"));
         }
 
         @Test
