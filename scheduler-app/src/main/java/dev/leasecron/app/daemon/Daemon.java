@@ -11,8 +11,12 @@ import dev.leasecron.app.ops.SchedulerMetrics;
 import dev.leasecron.app.plugins.JobRegistry;
 import dev.leasecron.app.scheduler.ScheduledJob;
 import dev.leasecron.app.scheduler.Scheduler;
+import dev.leasecron.app.control.JobActions;
 import dev.leasecron.app.web.Dashboard;
 import dev.leasecron.app.web.ReadModel;
+import dev.leasecron.app.web.admin.AdminApi;
+import dev.leasecron.app.web.admin.AdminToken;
+import dev.leasecron.app.web.admin.JobControlPort;
 import dev.leasecron.config.ConfigError;
 import dev.leasecron.config.ConfigException;
 import dev.leasecron.config.ConfigListener;
@@ -24,6 +28,7 @@ import dev.leasecron.lease.LeaseDatabaseException;
 import dev.leasecron.lease.LeaseTimings;
 import dev.leasecron.lease.Leases;
 import dev.leasecron.lease.UnsupportedDatabaseException;
+import io.javalin.config.RoutesConfig;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -35,6 +40,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -106,8 +112,7 @@ public final class Daemon {
                                     : Health.down("database unreachable or lease table not ready"),
                             timings.renewInterval(), timings.renewInterval().plus(timings.attemptTimeout()));
                     OpsServer ops = OpsServer.start(initial.httpAddress(), initial.httpPort(),
-                            this::liveness, readiness, prometheus,
-                            new Dashboard(new ReadModel(() -> current.jobs(), leases, Clock.systemUTC())))) {
+                            this::liveness, readiness, prometheus, webRoutes(leases))) {
                 List<ScheduledJob> jobs = ScheduledJobs.of(initial, registry);
                 leases.keepHistory(initial.history().enabled());
                 if (!initialize(leases, jobs)) {
@@ -127,7 +132,8 @@ public final class Daemon {
                 Event.of(Events.DAEMON_STARTED).with("instance", leases.instance()).with("jobs", jobs.size())
                         .with("database", withoutLeases == null ? leases.databaseKind()
                                 : withoutLeases.productName())
-                        .with("http_port", ops.port()).with("config", configFile.toString())
+                        .with("http_port", ops.port()).with("admin_api", !initial.adminToken().isEmpty())
+                        .with("config", configFile.toString())
                         .with("settings", scheduler.settings().describe())
                         .with("history", historySettings(initial.history(), withoutLeases == null)).info(LOG);
                 try (ConfigWatcher watcher = ConfigWatcher.start(configFile, loader, reloads(scheduler, metrics), CONFIG_POLL)) {
@@ -141,6 +147,16 @@ public final class Daemon {
                 Event.of(Events.DAEMON_STOPPED).with("clean", clean).info(LOG);
             }
         }
+    }
+
+    /**
+     * The dashboard and, with an admin token, the admin API acting through {@link JobActions}. The token
+     * is the one of the config started with: a changed token applies at the next start.
+     */
+    private Consumer<RoutesConfig> webRoutes(Leases leases) {
+        AdminApi admin = new AdminApi(AdminToken.of(initial.adminToken()), JobControlPort.of(new JobActions()));
+        Dashboard dashboard = new Dashboard(new ReadModel(() -> current.jobs(), leases, Clock.systemUTC()), admin.enabled());
+        return dashboard.andThen(admin);
     }
 
     /**

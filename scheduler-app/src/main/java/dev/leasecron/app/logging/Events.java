@@ -72,4 +72,9 @@ public final class Events {
     public static final String HISTORY_PURGED = "history.purged";
     /** A pass of the history's purger failed; it tries again at its next pass. */
     public static final String HISTORY_PURGE_FAILED = "history.purge_failed";
+    /**
+     * A state-changing HTTP request refused for its token: status 401 (none) or 403 (not the admin
+     * token, logged as a warning), method, path, remote address. The token is never logged.
+     */
+    public static final String ADMIN_REFUSED = "admin.refused";
 }

@@ -6,6 +6,7 @@ import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import io.javalin.http.HandlerType;
+import io.javalin.http.HttpResponseException;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -29,15 +30,19 @@ import org.slf4j.LoggerFactory;
  *       Consumer) pages given} (the daemon's dashboard and JSON API).
  * </ul>
  *
- * Any other path is 404, any method but GET and HEAD 405 (nothing here changes state). Each
- * request runs on a virtual thread, so a slow check or page holds up only its own request.
+ * Any other path is 404. Any method but GET, HEAD and POST is 405, and so is a POST no route takes:
+ * only the routes given may change state, each by POST (the admin API). A request body may hold at most
+ * {@value #MAX_BODY_BYTES} bytes; a handler reading a longer one gets 413. Each request runs on a
+ * virtual thread, so a slow check or page holds up only its own request.
  * {@link #close()} stops the server.
  */
 public final class OpsServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OpsServer.class);
     private static final String TEXT = "text/plain; charset=utf-8";
     private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
-    private static final Set<HandlerType> READS = Set.of(HandlerType.GET, HandlerType.HEAD);
+    private static final Set<HandlerType> SERVED = Set.of(HandlerType.GET, HandlerType.HEAD, HandlerType.POST);
+    /** The largest request body read: the admin API's JSON bodies are a few dozen bytes. */
+    public static final int MAX_BODY_BYTES = 4096;
 
     private final Javalin server;
     private final int port;
@@ -116,23 +121,33 @@ public final class OpsServer implements AutoCloseable {
         config.startup.showOldJavalinVersionWarning = false;
         config.concurrency.useVirtualThreads = true;
         config.http.generateEtags = false;
+        // Javalin stops reading a body at this size and answers 413, chunked bodies included.
+        config.http.maxRequestSize = MAX_BODY_BYTES;
         config.jetty.port = port;
         address.ifPresent(host -> config.jetty.host = host);
         config.jetty.modifyServer(jetty -> jetty.setStopTimeout(0));
         config.jetty.modifyHttpConfiguration(http -> http.setSendServerVersion(false));
-        // Only GET and HEAD are served: a probe or page answers any other method with 405.
+        // GET and HEAD read; POST reaches only the routes that take it (the admin API's), and any
+        // other method, or a POST no route takes, is 405: a probe or page never changes state.
         config.routes.before(ctx -> {
-            if (!READS.contains(ctx.method())) {
-                ctx.header("Allow", "GET, HEAD");
-                respond(ctx, 405, TEXT, "method not allowed\n");
+            if (!SERVED.contains(ctx.method())) {
+                readsOnly(ctx);
                 ctx.skipRemainingHandlers();
             }
         });
         config.routes.error(404, ctx -> {
-            if (ctx.attribute(ANSWERED) == null) {
+            if (ctx.attribute(ANSWERED) != null) {
+                return;
+            }
+            if (ctx.method() == HandlerType.POST) {
+                readsOnly(ctx);
+            } else {
                 respond(ctx, 404, TEXT, "not found\n");
             }
         });
+        // Javalin's own refusals (a body over the bound: 413) keep their status, not the 500 below.
+        config.routes.exception(HttpResponseException.class,
+                (e, ctx) -> respond(ctx, e.getStatus(), TEXT, e.getMessage() + "\n"));
         config.routes.exception(Exception.class, (e, ctx) -> {
             LOG.warn("{} {} failed", ctx.method(), ctx.path(), e);
             respond(ctx, 500, TEXT, "internal error\n");
@@ -169,6 +184,19 @@ public final class OpsServer implements AutoCloseable {
             LOG.debug("{} is down: {}", ctx.path(), health.reason());
             respond(ctx, 503, TEXT, "down: " + health.reason() + "\n");
         }
+    }
+
+    private static void readsOnly(Context ctx) {
+        ctx.header("Allow", "GET, HEAD");
+        respond(ctx, 405, TEXT, "method not allowed\n");
+    }
+
+    /**
+     * Serves {@code path} to POST with {@code handler}. A request body is read through the context
+     * ({@code ctx.bodyAsBytes()}), which stops at {@link #MAX_BODY_BYTES}.
+     */
+    public static void write(RoutesConfig routes, String path, Handler handler) {
+        routes.post(path, handler);
     }
 
     private static void respond(Context ctx, int status, String contentType, String body) {

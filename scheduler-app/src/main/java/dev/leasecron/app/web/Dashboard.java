@@ -1,6 +1,7 @@
 package dev.leasecron.app.web;
 
 import dev.leasecron.app.ops.OpsServer;
+import dev.leasecron.app.web.admin.AdminApi;
 import dev.leasecron.app.web.api.ApiJson;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -31,11 +32,22 @@ public final class Dashboard implements Consumer<RoutesConfig> {
     private static final String ROUNDS_SUFFIX = "/rounds";
 
     private final ReadModel model;
+    private final boolean actions;
     private final Templates templates = new Templates();
     private final StaticAssets assets = new StaticAssets();
 
+    /** The dashboard without the admin API's buttons. */
     public Dashboard(ReadModel model) {
+        this(model, false);
+    }
+
+    /**
+     * @param actions whether the admin API is on ({@link AdminApi#enabled()}): job pages then offer its
+     *     buttons, and a GET of an action's path is 405
+     */
+    public Dashboard(ReadModel model, boolean actions) {
         this.model = model;
+        this.actions = actions;
     }
 
     @Override
@@ -62,7 +74,7 @@ public final class Dashboard implements Consumer<RoutesConfig> {
         RoundFilter filter = RoundFilter.of(ctx.queryParam("outcome"), ctx.queryParam("limit"));
         Optional<Pages.JobPage> page = model.jobPage(name, filter);
         if (page.isPresent()) {
-            html(ctx, 200, templates.render("job.jte", page.get()));
+            html(ctx, 200, templates.render("job.jte", page.get().withActions(actions)));
         } else {
             html(ctx, 404, templates.render("notfound.jte", new Pages.NotFound(model.instance(), Instant.now(), name)));
         }
@@ -83,6 +95,11 @@ public final class Dashboard implements Consumer<RoutesConfig> {
                 return;
             }
             path = name;
+        }
+        if (actions && AdminApi.isAction(path)) {
+            ctx.header("Allow", "POST");
+            json(ctx, 405, new ApiJson.Problem("method not allowed", "an action is a POST with the admin token"));
+            return;
         }
         json(ctx, 404, new ApiJson.Error("unknown job", path));
     }

@@ -24,9 +24,26 @@ public final class Pages {
      * {@code /jobs/NAME}: one job and its history as the filter selects it.
      *
      * @param rounds newest first; empty when the history could not be read (see {@code errors})
+     * @param actions whether the page offers the admin API's buttons (an admin token is configured)
      */
     public record JobPage(String instance, Instant now, JobView job, RoundFilter filter, List<RoundView> rounds,
-            List<String> errors) {
+            List<String> errors, boolean actions) {
+
+        /** A page without the buttons. */
+        public JobPage(String instance, Instant now, JobView job, RoundFilter filter, List<RoundView> rounds,
+                List<String> errors) {
+            this(instance, now, job, filter, rounds, errors, false);
+        }
+
+        /** This page, with or without the buttons. */
+        public JobPage withActions(boolean offered) {
+            return new JobPage(instance, now, job, filter, rounds, errors, offered);
+        }
+
+        /** The job's path under the JSON API, which the buttons post to ({@code /api/v1/jobs/NAME}). */
+        public String apiPath() {
+            return "/api/v1" + job.path();
+        }
         public String generated() {
             return Texts.utc(now);
         }

@@ -5,6 +5,7 @@ import dev.leasecron.lease.HistoryEntry;
 import dev.leasecron.lease.HistoryQuery;
 import dev.leasecron.lease.LeaseRow;
 import dev.leasecron.lease.Leases;
+import dev.leasecron.lease.Suspension;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -71,6 +72,7 @@ public final class ReadModel {
         } else if (recent.failed()) {
             errors.add(recent.error());
         }
+        Map<String, Suspension> suspended = suspensions(names, errors);
         Map<String, List<RoundView>> strips = recent.value().orElse(List.of()).stream()
                 .collect(Collectors.groupingBy(HistoryEntry::name, Collectors.mapping(RoundView::new, Collectors.toList())));
         List<JobView> views = specs.stream().map(spec -> {
@@ -78,7 +80,7 @@ public final class ReadModel {
             strip = new ArrayList<>(strip.subList(0, Math.min(STRIP, strip.size())));
             Collections.reverse(strip);
             return view(spec, now, rows,
-                    last.value().map(m -> m.get(spec.leaseName())).map(RoundView::new), strip);
+                    last.value().map(m -> m.get(spec.leaseName())).map(RoundView::new), strip, suspended);
         }).toList();
         return new Pages.JobsPage(instance(), now.truncatedTo(ChronoUnit.MILLIS), views, errors);
     }
@@ -101,9 +103,10 @@ public final class ReadModel {
         if (entries.failed()) {
             errors.add(entries.error());
         }
+        Map<String, Suspension> suspended = suspensions(List.of(spec.leaseName()), errors);
         List<RoundView> rounds = entries.value().orElse(List.of()).stream().map(RoundView::new).toList();
         JobView job = view(spec, now, rows, last.value().map(m -> m.get(spec.leaseName())).map(RoundView::new),
-                List.of());
+                List.of(), suspended);
         return Optional.of(new Pages.JobPage(instance(), now, job, filter, rounds, errors));
     }
 
@@ -157,8 +160,21 @@ public final class ReadModel {
                 .collect(Collectors.toMap(LeaseRow::name, Function.identity(), (a, b) -> a));
     }
 
+    /** The suspensions among {@code names}, by lease name; none when they cannot be read (then said in {@code errors}). */
+    private Map<String, Suspension> suspensions(List<String> names, List<String> errors) {
+        if (names.isEmpty()) {
+            return Map.of();
+        }
+        Fetched<Map<String, Suspension>> suspensions = Fetched.of("suspensions",
+                () -> leases.controls().suspensions(names));
+        if (suspensions.failed()) {
+            errors.add(suspensions.error());
+        }
+        return suspensions.value().orElse(Map.of());
+    }
+
     private static JobView view(JobSpec spec, Instant now, Map<String, LeaseRow> rows, Optional<RoundView> last,
-            List<RoundView> strip) {
+            List<RoundView> strip, Map<String, Suspension> suspended) {
         List<Instant> next = new ArrayList<>();
         if (spec.enabled()) {
             Instant cursor = now;
@@ -172,7 +188,7 @@ public final class ReadModel {
             }
         }
         return new JobView(spec, List.copyOf(next), Optional.ofNullable(rows.get(spec.leaseName())).map(HolderView::new),
-                last, List.copyOf(strip));
+                last, List.copyOf(strip), Optional.ofNullable(suspended.get(spec.leaseName())));
     }
 
     private static List<String> sorted(List<String> values) {

@@ -9,12 +9,17 @@ import dev.leasecron.app.web.HolderView;
 import dev.leasecron.app.web.JobView;
 import dev.leasecron.app.web.Pages;
 import dev.leasecron.app.web.ReplicaView;
+import dev.leasecron.config.JobSpec;
 import dev.leasecron.lease.HistoryEntry;
+import dev.leasecron.lease.HistoryOutcome;
 import dev.leasecron.lease.HistoryTrigger;
+import dev.leasecron.lease.RunRequest;
+import dev.leasecron.lease.Suspension;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The JSON API's shapes ({@code /api/v1/...}): snake_case keys, instants as ISO-8601 UTC strings
@@ -33,8 +38,8 @@ public final class ApiJson {
     public record Jobs(String instance, String generatedAt, List<Job> jobs, List<String> errors) {}
 
     public record Job(String name, String schedule, String scheduleInWords, String timeZone, String type,
-            boolean enabled, String scope, List<String> nextInstants, Holder holder, Round lastEnded,
-            List<Round> recentRounds) {}
+            boolean enabled, String scope, Suspended suspended, List<String> nextInstants, Holder holder,
+            Round lastEnded, List<Round> recentRounds) {}
 
     public record Holder(String instance, long term, boolean held, String expiresAt, String runningInstant) {}
 
@@ -52,6 +57,24 @@ public final class ApiJson {
 
     public record Error(String error, String job) {}
 
+    /** A refused or failed request: what went wrong, and what to do about it. */
+    public record Problem(String error, String detail) {}
+
+    /** A run request ({@code POST /api/v1/jobs/NAME/runs}, {@code GET /api/v1/runs/ID}). */
+    public record Run(String id, String job, String state, String requestedBy, String requestedAt, String instance,
+            Long term, String outcome) {}
+
+    /** A run request's id not on record. */
+    public record UnknownRun(String error, String id) {}
+
+    /**
+     * A suspend or resume: whether the job is suspended now, and whether this request changed that.
+     */
+    public record Switch(String job, boolean suspended, boolean changed) {}
+
+    /** A job an operator suspended: by whom (a token's name or a user), why, since when. */
+    public record Suspended(String by, String reason, String since) {}
+
     public static Jobs jobs(Pages.JobsPage page) {
         return new Jobs(page.instance(), page.now().toString(), page.jobs().stream().map(ApiJson::job).toList(),
                 page.errors());
@@ -64,15 +87,29 @@ public final class ApiJson {
 
     public static Job job(JobView job) {
         return new Job(job.name(), job.schedule(), job.scheduleInWords(), job.zone(), job.type(), job.enabled(),
-                job.scope(), job.next().stream().map(Instant::toString).toList(),
+                job.scope(), job.suspension().map(ApiJson::suspended).orElse(null),
+                job.next().stream().map(Instant::toString).toList(),
                 job.holder().filter(HolderView::held).map(ApiJson::holder).orElse(null),
                 job.last().map(r -> round(r.entry())).orElse(null),
                 job.recent().reversed().stream().map(r -> round(r.entry())).toList());
     }
 
+    /** {@code request} as the admin API shows it, named by its job rather than its lease. */
+    public static Run run(RunRequest request) {
+        String job = request.name().startsWith(JobSpec.LEASE_PREFIX)
+                ? request.name().substring(JobSpec.LEASE_PREFIX.length()) : request.name();
+        return new Run(request.id(), job, request.state().name().toLowerCase(Locale.ROOT), request.requestedBy(),
+                request.requestedAt().toString(), request.instance().orElse(null),
+                request.term() == 0 ? null : request.term(), request.outcome().map(HistoryOutcome::label).orElse(null));
+    }
+
     public static Replicas replicas(Pages.ReplicasPage page) {
         return new Replicas(page.instance(), page.now().toString(), page.window().value().toSeconds(),
                 page.replicas().stream().map(ApiJson::replica).toList(), page.errors());
+    }
+
+    private static Suspended suspended(Suspension s) {
+        return new Suspended(s.by(), s.reason(), s.since().toString());
     }
 
     private static Replica replica(ReplicaView r) {
