@@ -126,7 +126,13 @@ public final class OpsServer implements AutoCloseable {
         config.jetty.port = port;
         address.ifPresent(host -> config.jetty.host = host);
         config.jetty.modifyServer(jetty -> jetty.setStopTimeout(0));
-        config.jetty.modifyHttpConfiguration(http -> http.setSendServerVersion(false));
+        config.jetty.modifyHttpConfiguration(http -> {
+            http.setSendServerVersion(false);
+            // Jetty's per-connection cache of header fields matches values regardless of case by
+            // default, and hands back the cached field: a token differing from one sent before on the
+            // connection only in case would read as that one (jetty/jetty.project#7168).
+            http.setHeaderCacheCaseSensitive(true);
+        });
         // GET and HEAD read; POST reaches only the routes that take it (the admin API's), and any
         // other method, or a POST no route takes, is 405: a probe or page never changes state.
         config.routes.before(ctx -> {
