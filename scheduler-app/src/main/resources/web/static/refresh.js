@@ -98,18 +98,22 @@
       })
       .catch(function () { /* the line keeps the last state known */ });
   }
-  function act(action, payload) {
-    var token = field.value.trim();
-    if (!token) {
+  // The token typed in, or null (and a word to the operator) when there is none yet.
+  function token() {
+    var value = field.value.trim();
+    if (!value) {
       show("Enter the admin token first.", true);
       field.focus();
-      return;
+      return null;
     }
+    return value;
+  }
+  function act(action, payload, secret) {
     remember();
     show("Sending…", false);
     fetch(api + "/" + action, {
       method: "POST",
-      headers: { "Authorization": "Bearer " + token, "Content-Type": "application/json" },
+      headers: { "Authorization": "Bearer " + secret, "Content-Type": "application/json" },
       body: JSON.stringify(payload),
       credentials: "omit",
       cache: "no-store"
@@ -150,20 +154,24 @@
   keep.addEventListener("change", remember);
   field.addEventListener("change", remember);
   document.getElementById("run-now").addEventListener("click", function () {
-    if (window.confirm("Run " + job + " now, once, on one replica?")) {
-      act("runs", {});
+    var t = token();
+    if (t && window.confirm("Run " + job + " now, once, on one replica?")) {
+      act("runs", {}, t);
     }
   });
   document.getElementById("suspend").addEventListener("click", function () {
+    var t = token();
+    if (!t) { return; }
     var reason = window.prompt("Why suspend " + job + "? (shown on the dashboard and in the logs)", "");
     if (reason === null) { return; }
     if (window.confirm("Suspend " + job + " on every replica? Its instants are not run until it is resumed.")) {
-      act("suspend", { reason: reason });
+      act("suspend", { reason: reason }, t);
     }
   });
   document.getElementById("resume").addEventListener("click", function () {
-    if (window.confirm("Resume " + job + "? Its next instants run as scheduled.")) {
-      act("resume", {});
+    var t = token();
+    if (t && window.confirm("Resume " + job + "? Its next instants run as scheduled.")) {
+      act("resume", {}, t);
     }
   });
   ["run-now", "suspend", "resume"].forEach(function (id) { document.getElementById(id).disabled = false; });

@@ -9,6 +9,29 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.leasecron.app.daemon.Daemon;
+import dev.leasecron.app.ops.HealthCheck;
+import dev.leasecron.app.ops.OpsServer;
+import dev.leasecron.app.web.admin.AdminApi;
+import dev.leasecron.app.web.admin.AdminToken;
+import dev.leasecron.app.web.admin.RecordingControls;
+import dev.leasecron.config.JobSpec;
+import dev.leasecron.config.Secret;
+import dev.leasecron.lease.LeaseListener;
+import dev.leasecron.lease.Leases;
+import dev.leasecron.lease.testing.TestDatabase;
+import dev.leasecron.lease.testing.TestDatabases;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.HandlerType;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.openqa.selenium.Alert;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 import dev.leasecron.app.plugins.HttpJob;
 import dev.leasecron.app.plugins.JobRegistry;
 import dev.leasecron.app.plugins.ShellJob;
@@ -58,6 +81,10 @@ import org.openqa.selenium.support.ui.Select;
  * failing whose name and error hold markup, one slow). Each page loads with no error in the browser's
  * console, shows what the daemon did, and is written as screenshots at desktop and phone widths to
  * {@code target/screenshots/} for a person to look at.
+ *
+ * <p>The admin API's buttons are tried on a second server beside it: the dashboard and admin API over
+ * an SQLite lease table of their own, with an admin token, acting through a fake that records what it
+ * is asked (the daemon's own controls come with their implementation).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DashboardBrowserIT {
@@ -69,6 +96,7 @@ class DashboardBrowserIT {
     private static final Dimension DESKTOP = new Dimension(1366, 900);
     private static final Dimension PHONE = new Dimension(390, 844);
     private static final Duration PATIENCE = Duration.ofSeconds(45);
+    private static final String ADMIN_TOKEN = "browser-test-admin-token-5f4e3d2c1b";
 
     private final HttpClient client = HttpClient.newHttpClient();
     private final ObjectMapper json = new ObjectMapper();
@@ -78,6 +106,12 @@ class DashboardBrowserIT {
     private CompletableFuture<Void> running;
     private WebDriver browser;
     private String base;
+    private TestDatabase adminDatabase;
+    private OpsServer adminServer;
+    private RecordingControls controls;
+    /** The Authorization header of each POST the admin server received, as sent. */
+    private final List<String> authorizations = new CopyOnWriteArrayList<>();
+    private String adminBase;
 
     @BeforeAll
     void start() throws Exception {
@@ -128,13 +162,45 @@ class DashboardBrowserIT {
             return INSTANCE.equals(jobs.get(0).path("holder").path("instance").asText(null))
                     || hasRow(jobs.get(0)) && hasRow(jobs.get(1)) && hasRow(jobs.get(2));
         });
+        startAdminServer();
         browser = chromium();
+    }
+
+    private void startAdminServer() throws Exception {
+        Path file = Files.writeString(dir.resolve("admin-jobs.yaml"), """
+                jobs:
+                  - name: "%s"
+                    schedule: "0 4 * * *"
+                    type: shell
+                    params: {command: "true"}
+                """.formatted(FAILING));
+        List<JobSpec> jobs = new ConfigLoader(Map.of("LEASECRON_ADMIN_TOKEN", ADMIN_TOKEN), JobTypeChecker.acceptAny())
+                .load(file).jobs();
+        adminDatabase = TestDatabases.of("sqlite");
+        Leases leases = Leases.named(adminDatabase.pool(2), LeaseTimings.DEFAULT, "admin-test-replica", LeaseListener.NONE);
+        leases.initialize();
+        controls = new RecordingControls(Set.of(FAILING));
+        AdminApi admin = new AdminApi(AdminToken.of(Secret.of(ADMIN_TOKEN)), controls);
+        Consumer<RoutesConfig> seen = routes -> routes.before(ctx -> {
+            if (ctx.method() == HandlerType.POST) {
+                authorizations.add(String.valueOf(ctx.header("Authorization")));
+            }
+        });
+        adminServer = OpsServer.start(Optional.of("127.0.0.1"), 0, HealthCheck.ALWAYS_UP, HealthCheck.ALWAYS_UP,
+                new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), seen
+                        .andThen(new Dashboard(new ReadModel(() -> jobs, leases, Clock.systemUTC()), admin.enabled()))
+                        .andThen(admin));
+        adminBase = "http://127.0.0.1:" + adminServer.port();
     }
 
     @AfterAll
     void stop() throws Exception {
         if (browser != null) {
             browser.quit();
+        }
+        if (adminServer != null) {
+            adminServer.close();
+            adminDatabase.close();
         }
         if (daemon != null) {
             daemon.stop();
@@ -220,6 +286,91 @@ class DashboardBrowserIT {
         assertEquals("every second", api.path("jobs").get(0).path("schedule_in_words").asText());
     }
 
+    @Test
+    void withoutAnAdminTokenAJobPageHasNoButtons() {
+        open("/jobs/heartbeat");
+
+        assertTrue(browser.findElements(By.id("actions")).isEmpty(), "no actions without http.adminToken");
+        assertTrue(browser.findElements(By.tagName("button")).stream().noneMatch(b -> b.getText().contains("Run now")));
+    }
+
+    @Test
+    void theButtonsAskFirstSendTheTokenInTheHeaderAndShowTheAnswer() throws Exception {
+        browser.get(adminBase + Texts.jobPath(FAILING));
+        settle();
+        WebElement runNow = browser.findElement(By.id("run-now"));
+        assertTrue(runNow.isDisplayed() && runNow.isEnabled(), "the script enabled the buttons");
+        assertTrue(browser.findElement(By.id("suspend")).getText().startsWith("Suspend"));
+        assertTrue(browser.findElement(By.id("resume")).isEnabled());
+        assertNoScriptRan();
+        assertNoConsoleErrors("the job page with buttons");
+
+        runNow.click();
+        assertEquals("Enter the admin token first.", result());
+        assertEquals(List.of(), authorizations, "nothing sent without a token");
+
+        WebElement token = browser.findElement(By.id("admin-token"));
+        token.sendKeys("not-the-admin-token");
+        runNow.click();
+        Alert confirm = alert();
+        assertEquals("Run " + FAILING + " now, once, on one replica?", confirm.getText());
+        confirm.dismiss();
+        assertEquals(List.of(), authorizations, "a dismissed confirmation sends nothing");
+
+        runNow.click();
+        alert().accept();
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> result().startsWith("Refused (403)"));
+        assertEquals(List.of("Bearer not-the-admin-token"), authorizations);
+        assertEquals(List.of(), controls.changes(), "a wrong token changes nothing");
+        browser.manage().logs().get(LogType.BROWSER); // the 403 is a console error of its own: drained here
+
+        token.clear();
+        token.sendKeys(ADMIN_TOKEN);
+        browser.findElement(By.id("admin-token-keep")).click();
+        runNow.click();
+        alert().accept();
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> result().startsWith("Run request "));
+        assertEquals("Bearer " + ADMIN_TOKEN, authorizations.getLast(), "the token went in the Authorization header");
+        assertEquals(1, controls.changes().size(), controls.changes().toString());
+        String requestId = controls.changes().getFirst().split(" ")[controls.changes().getFirst().split(" ").length - 2];
+        assertTrue(controls.changes().getFirst().endsWith(requestId + " admin"), controls.changes().toString());
+        assertEquals("Run request " + requestId + ": pending", result(), "shown after the page's reload");
+        assertEquals(ADMIN_TOKEN, browser.findElement(By.id("admin-token")).getDomProperty("value"),
+                "kept for this tab, as asked");
+        assertEquals(ADMIN_TOKEN, ((ChromeDriver) browser).executeScript(
+                "return window.sessionStorage.getItem('leasecron.adminToken')"));
+        assertEquals(null, ((ChromeDriver) browser).executeScript(
+                "return window.localStorage.getItem('leasecron.adminToken')"), "never beyond the tab");
+        assertTrue(browser.manage().getCookies().isEmpty(), "no cookie carries anything");
+
+        browser.findElement(By.id("suspend")).click();
+        Alert reason = alert();
+        assertTrue(reason.getText().startsWith("Why suspend " + FAILING + "?"), reason.getText());
+        reason.sendKeys("disk full");
+        reason.accept();
+        Alert sure = alert();
+        assertTrue(sure.getText().startsWith("Suspend " + FAILING + " on every replica?"), sure.getText());
+        sure.accept();
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> result().equals("Suspended " + FAILING + "."));
+
+        browser.findElement(By.id("resume")).click();
+        alert().accept();
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> result().equals(FAILING + " was not suspended."));
+        assertEquals(List.of("suspend " + FAILING + " admin disk full", "resume " + FAILING + " admin"),
+                controls.changes().subList(1, 3));
+        assertNoScriptRan();
+        assertNoConsoleErrors("the job page after its actions");
+        screenshots("job-actions");
+    }
+
+    private String result() {
+        return browser.findElement(By.id("action-result")).getText();
+    }
+
+    private Alert alert() {
+        return new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.alertIsPresent());
+    }
+
     private void open(String path) {
         browser.get(base + path);
         settle();
@@ -242,8 +393,9 @@ class DashboardBrowserIT {
     /** The payload is text: no alert is open and no script element holds it. */
     private void assertNoScriptRan() {
         assertThrows(NoAlertPresentException.class, () -> browser.switchTo().alert());
+        String origin = browser.getCurrentUrl().substring(0, browser.getCurrentUrl().indexOf('/', "http://".length()));
         for (WebElement script : browser.findElements(By.tagName("script"))) {
-            assertEquals(base + "/static/refresh.js", script.getAttribute("src"), "the page's only script");
+            assertEquals(origin + "/static/refresh.js", script.getAttribute("src"), "the page's only script");
         }
         assertTrue(browser.findElement(By.tagName("body")).getText().contains(PAYLOAD), "the payload shows as text");
     }

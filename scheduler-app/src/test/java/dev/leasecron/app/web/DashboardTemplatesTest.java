@@ -1,8 +1,12 @@
 package dev.leasecron.app.web;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.leasecron.app.web.api.ApiJson;
 import dev.leasecron.config.CatchUp;
 import dev.leasecron.config.JobSpec;
 import dev.leasecron.config.Schedule;
@@ -11,6 +15,7 @@ import dev.leasecron.lease.HistoryEntry;
 import dev.leasecron.lease.HistoryOutcome;
 import dev.leasecron.lease.HistoryTrigger;
 import dev.leasecron.lease.LeaseRow;
+import dev.leasecron.lease.Suspension;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -21,7 +26,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every place user data reaches a page is escaped by the templates: the job name, its type, the
- * replica names, an error, a request's author, and the messages of reads that failed.
+ * replica names, an error, a request's author, a suspension's reason, and the messages of reads that
+ * failed.
  */
 class DashboardTemplatesTest {
     private static final String PAYLOAD = "<script>alert(1)</script>\"'&";
@@ -57,6 +63,35 @@ class DashboardTemplatesTest {
         assertEscaped(html);
         assertTrue(html.contains("command exited with code 1: " + ESCAPED), html);
         assertTrue(html.contains("<option value=\"failed\" selected>failed</option>"), "the filter shows its choice");
+    }
+
+    @Test
+    void aSuspendedJobSaysByWhomAndWhyEscapedOnItsPageAndInItsJson() throws Exception {
+        JobView suspended = new JobView(spec, List.of(), Optional.of(holder), Optional.of(failed), List.of(failed),
+                Optional.of(new Suspension(spec.leaseName(), "admin", "disk full " + PAYLOAD, NOW)));
+
+        String html = templates.render("job.jte", new Pages.JobPage("self", NOW, suspended, RoundFilter.of(null, null),
+                List.of(), List.of()));
+        assertEscaped(html);
+        assertTrue(html.contains("by admin: disk full " + ESCAPED), html);
+        assertEscaped(templates.render("index.jte", new Pages.JobsPage("self", NOW, List.of(suspended), List.of())));
+
+        JsonNode json = new ObjectMapper().readTree(ApiJson.write(ApiJson.job(suspended)));
+        assertEquals("admin", json.path("suspended").path("by").asText());
+        assertEquals("disk full " + PAYLOAD, json.path("suspended").path("reason").asText());
+        assertEquals(NOW.toString(), json.path("suspended").path("since").asText());
+        assertTrue(new ObjectMapper().readTree(ApiJson.write(ApiJson.job(job))).path("suspended").isNull());
+    }
+
+    @Test
+    void theButtonsAreOfferedOnlyWhenAsked() {
+        Pages.JobPage page = new Pages.JobPage("self", NOW, job, RoundFilter.of(null, null), List.of(), List.of());
+
+        assertFalse(templates.render("job.jte", page).contains("id=\"actions\""));
+        String html = templates.render("job.jte", page.withActions(true));
+        assertTrue(html.contains("id=\"actions\""), html);
+        assertTrue(html.contains("data-job=\"job&lt;script>alert(1)&lt;/script>&#34;&#39;&amp;\""), "escaped as an attribute: " + html);
+        assertTrue(html.contains("<noscript>"), "says the buttons need JavaScript");
     }
 
     @Test

@@ -299,6 +299,8 @@ class AdminRoutesTest {
     void theJobsJsonHasASuspendedFieldAndThePageTheButtons() throws Exception {
         JsonNode job = json.readTree(get("/api/v1/jobs/backup").body());
         assertTrue(job.has("suspended"), job.toString());
+        JsonNode all = json.readTree(get("/api/v1/jobs").body());
+        assertTrue(all.path("jobs").get(0).has("suspended"), all.toString());
 
         String page = get("/jobs/backup").body();
         assertTrue(page.contains("id=\"actions\""), page);
