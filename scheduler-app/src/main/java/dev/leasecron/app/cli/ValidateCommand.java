@@ -2,6 +2,7 @@ package dev.leasecron.app.cli;
 
 import dev.leasecron.app.plugins.JobRegistry;
 import dev.leasecron.app.plugins.PluginLoadException;
+import dev.leasecron.app.web.admin.AdminToken;
 import dev.leasecron.config.ConfigLoader;
 import dev.leasecron.config.JobSpec;
 import dev.leasecron.config.JobsConfig;
@@ -16,8 +17,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code leasecron validate --config FILE}: checks a jobs file without opening any database. Exit 0
- * with one line per job (name, schedule, zone, type, next instant), or exit 1 with every error on
- * stderr as {@code file:line:col: message}.
+ * with the history and HTTP settings (the admin token only as on or off) and one line per job (name,
+ * schedule, zone, type, next instant), or exit 1 with every error on stderr as {@code file:line:col: message}.
  */
 @Command(
         name = "validate",
@@ -64,6 +65,7 @@ final class ValidateCommand implements Callable<Integer> {
         out.println(config.file + ": valid, " + jobs.jobs().size() + (jobs.jobs().size() == 1 ? " job" : " jobs")
                 + (jobs.database().embedded() ? " (embedded database " + jobs.database().primary().url() + ")" : ""));
         out.println(HistoryCommand.describe(jobs.history()));
+        out.println(http(jobs));
         if (jobs.jobs().isEmpty()) {
             out.flush();
             return 0;
@@ -75,6 +77,13 @@ final class ValidateCommand implements Callable<Integer> {
         }
         table.print(out);
         return 0;
+    }
+
+    /** Where the ops port listens and whether the admin API is on; never the token. */
+    static String http(JobsConfig config) {
+        return "http: " + config.httpAddress().orElse("every interface") + ", port " + config.httpPort() + "; admin API "
+                + (config.adminToken().isEmpty() ? "off (no http.adminToken)"
+                        : "on (http.adminToken set; its requests act as " + AdminToken.ADMIN + ")");
     }
 
     private static String next(JobSpec job, Instant now) {

@@ -51,6 +51,7 @@ class MainTest {
             assertEquals("""
                     ../examples/jobs.yaml: valid, 5 jobs (embedded database jdbc:sqlite:leasecron.db)
                     history: on, rows kept 14d, at most 1000 per job
+                    http: every interface, port 8080; admin API off (no http.adminToken)
                     NAME               SCHEDULE          ZONE              TYPE   NEXT
                     heartbeat          */5 * * * * *     UTC               shell  2026-12-02 16:00:05 UTC
                     disk-report        * * * * *         UTC               shell  2026-12-02 16:01:00 UTC
@@ -58,6 +59,25 @@ class MainTest {
                     scratch-cleanup    @daily            America/New_York  shell  2026-12-03 00:00:00 EST
                     quarterly-archive  0 3 1 1,4,7,10 *  UTC               shell  disabled (would be 2027-01-01 03:00:00 UTC)
                     """, run.out());
+        }
+
+        @Test
+        void saysTheAdminApiIsOnWithoutShowingItsToken(@TempDir Path directory) throws IOException {
+            Path file = Files.writeString(directory.resolve("jobs.yaml"), """
+                    http:
+                      address: 127.0.0.1
+                      port: 9091
+                      adminToken: validate-must-not-print-this-token
+                    jobs: []
+                    """);
+
+            CommandRun run = run("validate", "--config", file.toString());
+
+            assertEquals(0, run.status(), run.err());
+            assertTrue(run.out().contains("http: 127.0.0.1, port 9091; admin API on (http.adminToken set; its requests"
+                    + " act as admin)"), run.out());
+            assertFalse(run.out().contains("validate-must-not-print") || run.err().contains("validate-must-not-print"),
+                    run.out());
         }
 
         @Test
