@@ -20,7 +20,8 @@ import java.util.function.Consumer;
  *   <li>{@code /static/dashboard.css}, {@code /static/refresh.js} and {@code /static/favicon.svg}.
  * </ul>
  *
- * An unknown job is 404, as a page or as JSON. Every answer carries a Content-Security-Policy that
+ * An unknown job is 404, as a page or as JSON. With the admin API on, a job's page offers its buttons
+ * and a GET of an action's path ({@code /api/v1/jobs/NAME/runs}) is 405. Every answer carries a Content-Security-Policy that
  * allows the page's own origin only (no inline script or style), {@code nosniff}, and
  * {@code no-store} for the data.
  */
