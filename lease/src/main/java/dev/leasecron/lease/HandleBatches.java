@@ -56,8 +56,8 @@ public final class HandleBatches {
 
     /**
      * {@link #releaseAll(Collection)} for rounds cut short, each with the reason why: the history rows
-     * of the handles of instant claims are completed {@code cut_short} in the same transaction as each
-     * statement (see {@link RoundHistory}).
+     * of the handles of instant claims are completed {@code cut_short} by a statement sent just before
+     * each release statement (see {@link RoundHistory}).
      */
     public BatchResult<Handle, Boolean> releaseAll(Map<Handle, String> reasons) {
         LeaseStore s = leases.store();
@@ -102,9 +102,8 @@ public final class HandleBatches {
 
     /**
      * {@link #finishAll(Map)}, the history row of each round completed as {@code ends} tells (a round
-     * not in it: {@link RoundEnd#OK}) in the transaction of its batch's first statement: the rows of
-     * one batch, lease statement and history statement, commit together, or the lease statement runs
-     * again alone when the history's failed (see {@link RoundHistory}).
+     * not in it: {@link RoundEnd#OK}) by one statement sent just before each finish statement; a
+     * history statement that fails is reported and the finish goes on (see {@link RoundHistory}).
      *
      * @throws IllegalStateException a handle is not of an instant claim; nothing ran
      */

@@ -16,14 +16,15 @@ import java.util.function.Function;
 /**
  * The round history on the primary database ({@code gst_history}), for operators: every round claimed
  * through {@link InstantSlots} (its row is written {@code running} right after its claim, one statement
- * per claim statement, and completed with its finish or release, in the same transaction as that
- * statement), and every span of instants that did not run ({@link #recordNotRun}). Reached through
- * {@link Leases#history()}.
+ * per claim statement, and completed by one statement per finish or release statement, sent just
+ * before it in the same group), and every span of instants that did not run ({@link #recordNotRun}).
+ * Reached through {@link Leases#history()}.
  *
- * <p>Writing the history never fails nor delays the lease protocol: a history statement that fails is
- * reported to {@link LeaseListener#historyFailed} and dropped, and a finish or release whose
- * transaction the history broke runs again alone. Rows may then be missing or stay {@code running}
- * until a rerun of the instant completes them; the leases are unaffected.
+ * <p>Writing the history never fails the lease protocol: a history statement that fails is reported to
+ * {@link LeaseListener#historyFailed} and dropped, and the finish or release goes on as its own
+ * statement, as it would without the history. Rows may then be missing or stay {@code running}
+ * (until a rerun of the instant, or the per-job cap of the purge, removes them); the leases are
+ * unaffected.
  */
 public final class RoundHistory {
     /** What a rerun writes into the row of the round it runs again. */

@@ -51,7 +51,7 @@ class HistoryTest {
         String longError = "boom ".repeat(2000) + "é";
         Map<Handle, RoundEnd> ends = Map.of(
                 claimed.get(failed).orElseThrow(), new RoundEnd(HistoryOutcome.FAILED, longError),
-                claimed.get(timedOut).orElseThrow(), new RoundEnd(HistoryOutcome.TIMEOUT, "ran past 1s"));
+                claimed.get(timedOut).orElseThrow(), new RoundEnd(HistoryOutcome.TIMEOUT, "ran past\0 1s"));
         assertTrue(leases.batches().finishAll(passed, ends).answered().values().stream().allMatch(b -> b));
 
         HistoryEntry done = rows(leases, ok).getFirst();
@@ -63,7 +63,7 @@ class HistoryTest {
         assertTrue(f.detail().startsWith("boom boom") && f.detail().endsWith("[...cut]"), "bounded with a marker");
         assertTrue(f.detail().getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= 4096);
         assertEquals(HistoryOutcome.TIMEOUT, rows(leases, timedOut).getFirst().outcome());
-        assertEquals("ran past 1s", rows(leases, timedOut).getFirst().detail());
+        assertEquals("ran past 1s", rows(leases, timedOut).getFirst().detail(), "NUL, which PostgreSQL refuses, dropped");
 
         Map<String, HistoryEntry> last = leases.history().lastEnded(List.of(ok, failed, uniqueName("history-none")));
         assertEquals(Set.of(ok, failed), last.keySet());
@@ -216,6 +216,8 @@ class HistoryTest {
             spans.add(new NotRun(many, now.minusSeconds(100 - i), now.minusSeconds(100 - i), 1, HistoryOutcome.MISSED, ""));
         }
         leases.history().recordNotRun(spans);
+        String longRound = uniqueName("history-purge-running");
+        Handle running = leases.slots().claimSlot(longRound, now.minus(Duration.ofDays(30))).orElseThrow();
 
         // Other tests' old rows may be purged with these: count only what is left of ours.
         int deleted;
@@ -225,6 +227,10 @@ class HistoryTest {
         } while (deleted == 2);
         assertTrue(rows(leases, old).isEmpty());
         assertEquals(7, rows(leases, many).size(), "recent rows stay");
+        assertEquals(HistoryOutcome.RUNNING, rows(leases, longRound).getFirst().outcome(),
+                "a round running longer than the retention keeps its row");
+        leases.batches().finishAll(Map.of(running, now.minus(Duration.ofDays(30))), Map.of());
+        assertEquals(HistoryOutcome.OK, rows(leases, longRound).getFirst().outcome(), "its end finds its row");
 
         assertTrue(leases.history().namesOver(3, 1000).contains(many));
         assertEquals(2, leases.history().purgeBeyond(many, 3, 2));

@@ -172,9 +172,14 @@ final class HistoryStatement {
                 .fetch(sql, HistoryStatement::entry);
     }
 
-    /** Deletes at most {@code max} rows whose instant is older than {@code retainMs} by the database clock. */
+    /**
+     * Deletes at most {@code max} ended rows whose instant is older than {@code retainMs} by the database
+     * clock. A {@code running} row is kept, however old: a round may run longer than the retention,
+     * and its end must find its row (rows left {@code running} by a lost write go with the per-job cap).
+     */
     static int purgeOlderThan(Sql sql, long retainMs, int max) {
-        return deleteAtMost(sql, new BatchStatement().sql("instant_ms < " + sql.nowSql() + " - ").value(retainMs), max);
+        return deleteAtMost(sql, new BatchStatement().sql("instant_ms < " + sql.nowSql() + " - ").value(retainMs)
+                .sql(" AND outcome <> '" + RUNNING + "'"), max);
     }
 
     /** Up to {@code max} names with more than {@code keep} rows. */

@@ -13,11 +13,16 @@ public final class HistoryText {
 
     /**
      * {@code text} when it fits in {@link #MAX_BYTES} UTF-8 bytes, else its longest prefix that fits
-     * with the marker, cut between two characters (never inside a surrogate pair). Null is empty.
+     * with the marker, cut between two characters (never inside a surrogate pair); NUL characters
+     * dropped. Null is empty.
      */
     public static String bound(String text) {
         if (text == null) {
             return "";
+        }
+        if (text.indexOf('\0') >= 0) {
+            // PostgreSQL's text refuses NUL, and one row refused fails the whole statement of its batch.
+            text = text.replace("\0", "");
         }
         if (text.length() * 3 <= MAX_BYTES || text.getBytes(StandardCharsets.UTF_8).length <= MAX_BYTES) {
             return text;

@@ -14,7 +14,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jooq.Configuration;
@@ -302,7 +301,7 @@ public final class LeaseStore {
         });
     }
 
-    /** Completes the rows of rounds that ended; one statement, in a transaction of its own. */
+    /** Completes the rows of rounds that ended; one statement. */
     public void completeHistory(List<HistoryCompletion> ended) {
         bounded(ended);
         call("record ends in the history", () -> {
@@ -311,12 +310,16 @@ public final class LeaseStore {
         });
     }
 
-    /** Completes, or writes, the row of a round whose replica stopped before it ended; two statements. */
+    /**
+     * Completes, or writes, the row of a round whose replica stopped before it ended; two autocommit
+     * statements, each correct alone (the update touches only a {@code running} row, the insert only a
+     * missing one).
+     */
     public void completeDeadRound(String name, long instantMs, long term, String detail) {
-        call("record a round cut short in the history", () -> sql.dsl().transactionResult(cfg -> {
-            HistoryStatement.completeDead(sql.on(cfg.dsl()), name, instantMs, term, detail);
+        call("record a round cut short in the history", () -> {
+            HistoryStatement.completeDead(sql, name, instantMs, term, detail);
             return null;
-        }));
+        });
     }
 
     /** Writes spans of instants not run; one statement, and one more per superseded instant. */
@@ -354,59 +357,50 @@ public final class LeaseStore {
     }
 
     /**
-     * {@link #finishAll(List)} and, in the same transaction, the completion of {@code history}. When
-     * the history statement fails the transaction is rolled back and the finish runs again alone:
-     * the history never costs a round its finish. {@code historyFailed} hears of it.
+     * {@link #finishAll(List)}, preceded by the completion of {@code history} as a statement of its own.
+     * The finish keeps its single autocommit statement (its timeout and synchronous-commit check on
+     * PostgreSQL); a history statement that fails is reported to {@code historyFailed} and never costs
+     * a round its finish.
      */
     public Set<HeldName> finishAll(List<Finishing> ended, List<HistoryCompletion> history,
             Consumer<LeaseDatabaseException> historyFailed) {
         bounded(ended);
-        return withHistory("finish", tx -> FinishStatement.withLeaseMany(tx, ended), history, historyFailed);
+        completeHistory(history, historyFailed);
+        return call("finish", () -> FinishStatement.withLeaseMany(sql, ended));
     }
 
     /** {@link #finishAllWithoutLease(Collection)} with the completion of {@code history}, as {@link #finishAll(List, List, Consumer)}. */
     public void finishAllWithoutLease(Collection<Finishing> ended, List<HistoryCompletion> history,
             Consumer<LeaseDatabaseException> historyFailed) {
         bounded(ended);
-        withHistory("finish", tx -> {
-            FinishStatement.withoutLeaseMany(tx, ended);
+        completeHistory(history, historyFailed);
+        call("finish", () -> {
+            FinishStatement.withoutLeaseMany(sql, ended);
             return null;
-        }, history, historyFailed);
+        });
     }
 
     /** {@link #releaseAll(Collection)} with the completion of {@code history}, as {@link #finishAll(List, List, Consumer)}. */
     public Set<HeldName> releaseAll(Collection<HeldName> held, List<HistoryCompletion> history,
             Consumer<LeaseDatabaseException> historyFailed) {
         bounded(held);
-        return withHistory("release", tx -> ReleaseStatement.releaseMany(tx, held), history, historyFailed);
+        completeHistory(history, historyFailed);
+        return call("release", () -> ReleaseStatement.releaseMany(sql, held));
     }
 
-    private <T> T withHistory(String what, Function<Sql, T> statement, List<HistoryCompletion> history,
-            Consumer<LeaseDatabaseException> historyFailed) {
+    /**
+     * Written before the lease statement, not after: a replica that dies between the two leaves an
+     * instant unfinished, whose rerun adds its own row beside this accurate one, rather than a
+     * finished instant whose row would stay {@code running} for good.
+     */
+    private void completeHistory(List<HistoryCompletion> history, Consumer<LeaseDatabaseException> historyFailed) {
         if (history.isEmpty()) {
-            return call(what, () -> statement.apply(sql));
+            return;
         }
-        RuntimeException[] historyError = new RuntimeException[1];
         try {
-            return call(what, () -> sql.dsl().transactionResult(cfg -> {
-                Sql tx = sql.on(cfg.dsl());
-                T result = statement.apply(tx);
-                try {
-                    HistoryStatement.complete(tx, history);
-                } catch (RuntimeException e) {
-                    historyError[0] = e;
-                    throw e;
-                }
-                return result;
-            }));
-        } catch (RuntimeException e) {
-            if (historyError[0] == null) {
-                throw e;
-            }
-            // Rolled back with the history: the lease statement runs again alone, as it would without history.
-            historyFailed.accept(new LeaseDatabaseException("record the rounds' ends in the history failed: "
-                    + rootMessage(historyError[0]), historyError[0]));
-            return call(what, () -> statement.apply(sql));
+            completeHistory(history);
+        } catch (LeaseDatabaseException e) {
+            historyFailed.accept(e);
         }
     }
 

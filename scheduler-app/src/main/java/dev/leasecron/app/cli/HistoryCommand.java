@@ -1,8 +1,7 @@
 package dev.leasecron.app.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.leasecron.app.db.SqliteFiles;
+import dev.leasecron.app.web.api.ApiJson;
 import dev.leasecron.config.ConfigLoader;
 import dev.leasecron.config.DataSourceSpec;
 import dev.leasecron.config.DatabaseSpec;
@@ -226,29 +225,6 @@ final class HistoryCommand implements Callable<Integer> {
     }
 
     private static void printJson(PrintWriter out, List<HistoryEntry> rows, Map<String, String> jobs) {
-        List<Map<String, Object>> json = new ArrayList<>();
-        for (HistoryEntry e : rows) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("job", jobs.getOrDefault(e.name(), e.name()));
-            m.put("instant", e.instant().toString());
-            m.put("lastInstant", e.lastInstant().toString());
-            m.put("instants", e.instants());
-            m.put("outcome", e.outcome().label());
-            m.put("trigger", e.trigger().map(HistoryTrigger::label).orElse(null));
-            m.put("term", e.term());
-            m.put("instance", e.instance().isEmpty() ? null : e.instance());
-            m.put("rerun", e.rerun());
-            m.put("started", e.started().map(Instant::toString).orElse(null));
-            m.put("ended", e.ended().map(Instant::toString).orElse(null));
-            m.put("fireDelayMs", e.fireDelay().map(Duration::toMillis).orElse(null));
-            m.put("durationMs", e.duration().map(Duration::toMillis).orElse(null));
-            m.put("detail", e.detail().isEmpty() ? null : e.detail());
-            json.add(m);
-        }
-        try {
-            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(json));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException("the history rows could not be written as JSON", e);
-        }
+        out.println(ApiJson.history(rows, name -> jobs.getOrDefault(name, name)));
     }
 }

@@ -1,6 +1,7 @@
 package dev.leasecron.app.web;
 
 import dev.leasecron.config.JobSpec;
+import dev.leasecron.lease.DatabaseClock;
 import dev.leasecron.lease.HistoryEntry;
 import dev.leasecron.lease.HistoryQuery;
 import dev.leasecron.lease.LeaseRow;
@@ -44,12 +45,18 @@ public final class ReadModel {
     /**
      * @param jobs the jobs of the config in force, in file order, disabled ones too; asked on each read
      * @param leases the primary database's leases and history
-     * @param clock the clock the next instants are counted from
+     * @param clock the clock pages are read by until this replica has read the database clock once;
+     *     from then on, the database clock, as the scheduler's instants are
      */
     public ReadModel(Supplier<List<JobSpec>> jobs, Leases leases, Clock clock) {
         this.jobs = jobs;
         this.leases = leases;
         this.clock = clock;
+    }
+
+    private Instant now() {
+        DatabaseClock database = leases.clock();
+        return database.known() ? database.now() : clock.instant();
     }
 
     /** The name of the replica serving the pages. */
@@ -58,7 +65,7 @@ public final class ReadModel {
     }
 
     public Pages.JobsPage jobsPage() {
-        Instant now = clock.instant();
+        Instant now = now();
         List<JobSpec> specs = jobs.get();
         List<String> names = specs.stream().map(JobSpec::leaseName).toList();
         List<String> errors = new ArrayList<>();
@@ -92,7 +99,7 @@ public final class ReadModel {
             return Optional.empty();
         }
         JobSpec spec = found.get();
-        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        Instant now = now().truncatedTo(ChronoUnit.MILLIS);
         List<String> errors = new ArrayList<>();
         Map<String, LeaseRow> rows = rows(List.of(spec.leaseName()), errors);
         HistoryQuery query = new HistoryQuery(Set.of(spec.leaseName()), filter.outcome().map(Set::of).orElse(Set.of()),
@@ -111,7 +118,7 @@ public final class ReadModel {
     }
 
     public Pages.ReplicasPage replicasPage() {
-        Instant now = clock.instant();
+        Instant now = now();
         List<JobSpec> specs = jobs.get();
         List<String> names = specs.stream().map(JobSpec::leaseName).toList();
         Map<String, String> jobOfLease = specs.stream().collect(Collectors.toMap(JobSpec::leaseName, JobSpec::name,

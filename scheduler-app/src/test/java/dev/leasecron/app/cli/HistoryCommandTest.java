@@ -109,6 +109,7 @@ class HistoryCommandTest {
         assertEquals("failed", rows.get(0).get("outcome").asText());
         assertEquals("scheduled", rows.get(0).get("trigger").asText());
         assertEquals("exit status 3\nstderr: disk full", rows.get(0).get("detail").asText(), "whole in JSON");
+        assertTrue(rows.get(0).has("duration_ms") && rows.get(0).has("fire_delay_ms"), "the API's keys: " + rows.get(0));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -78,7 +78,7 @@ import org.openqa.selenium.support.ui.Select;
 /**
  * The dashboard in a real browser: headless Chromium from Debian's packages, driven by Selenium,
  * against a daemon run in the test's JVM on SQLite with jobs due every second or two (one ok, one
- * failing whose name and error hold markup, one slow). Each page loads with no error in the browser's
+ * failing whose name and error hold markup, one slow, one failing every other second). Each page loads with no error in the browser's
  * console, shows what the daemon did, and is written as screenshots at desktop and phone widths to
  * {@code target/screenshots/} for a person to look at.
  *
@@ -92,6 +92,7 @@ class DashboardBrowserIT {
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final String PAYLOAD = "<script>alert(1)</script>";
     private static final String FAILING = "report " + PAYLOAD;
+    private static final String FLAKY = "flaky-sync";
     private static final String INSTANCE = "browser-test-replica";
     private static final Dimension DESKTOP = new Dimension(1366, 900);
     private static final Dimension PHONE = new Dimension(390, 844);
@@ -140,6 +141,10 @@ class DashboardBrowserIT {
                     schedule: "*/3 * * * * *"
                     type: shell
                     params: {command: "sleep 2"}
+                  - name: %s
+                    schedule: "* * * * * *"
+                    type: shell
+                    params: {command: "test $(( $(date +%%s) %% 2 )) -eq 0 || { echo 'odd second' >&2; exit 3; }"}
                   - name: nightly-backup
                     schedule: "30 3 * * *"
                     timeZone: Europe/Berlin
@@ -150,17 +155,18 @@ class DashboardBrowserIT {
                     type: shell
                     enabled: false
                     params: {command: "true"}
-                """.formatted(INSTANCE, port, FAILING, PAYLOAD));
+                """.formatted(INSTANCE, port, FAILING, PAYLOAD, FLAKY));
         ConfigLoader loader = new ConfigLoader(Map.of(), JobTypeChecker.acceptAny());
         daemon = new Daemon(loader.load(file), file, loader, JobRegistry.of(new ShellJob(), new HttpJob()),
                 LeaseTimings.DEFAULT);
         running = DaemonThread.start(daemon);
-        // Rounds of the ok and the failing job are on record (the lease rows name their replica).
+        // The history holds an ok round, a failed one, and the flaky job's both kinds.
         await().atMost(PATIENCE).pollInterval(Duration.ofMillis(250)).ignoreExceptions().until(() -> {
             assertFalse(running.isDone(), "the daemon runs");
             JsonNode jobs = api("/api/v1/jobs").path("jobs");
-            return INSTANCE.equals(jobs.get(0).path("holder").path("instance").asText(null))
-                    || hasRow(jobs.get(0)) && hasRow(jobs.get(1)) && hasRow(jobs.get(2));
+            return "ok".equals(jobs.get(0).path("last_ended").path("outcome").asText())
+                    && "failed".equals(jobs.get(1).path("last_ended").path("outcome").asText())
+                    && outcomes(jobs.get(3).path("recent_rounds")).containsAll(List.of("ok", "failed"));
         });
         startAdminServer();
         browser = chromium();
@@ -214,13 +220,18 @@ class DashboardBrowserIT {
         open("/");
 
         List<WebElement> rows = browser.findElements(By.cssSelector("table.jobs tbody tr"));
-        assertEquals(5, rows.size());
-        assertEquals(List.of("heartbeat", FAILING, "slow-export", "nightly-backup", "quarterly-archive"),
+        assertEquals(6, rows.size());
+        assertEquals(List.of("heartbeat", FAILING, "slow-export", FLAKY, "nightly-backup", "quarterly-archive"),
                 texts(By.cssSelector("table.jobs .job-name")));
         assertTrue(rows.get(0).getText().contains("every second"), rows.get(0).getText());
-        assertTrue(rows.get(3).getText().contains("at 03:30"), rows.get(3).getText());
-        assertTrue(rows.get(3).getText().contains("Europe/Berlin"), rows.get(3).getText());
-        assertTrue(rows.get(4).getText().contains("disabled"), rows.get(4).getText());
+        assertTrue(rows.get(4).getText().contains("at 03:30"), rows.get(4).getText());
+        assertTrue(rows.get(4).getText().contains("Europe/Berlin"), rows.get(4).getText());
+        assertTrue(rows.get(5).getText().contains("disabled"), rows.get(5).getText());
+        assertTrue(rows.get(0).findElement(By.cssSelector("td[data-label='Last outcome']")).getText().contains("ok"),
+                "the heartbeat's last round: " + rows.get(0).getText());
+        assertTrue(rows.get(1).findElement(By.cssSelector("td[data-label='Last outcome']")).getText().contains("failed"),
+                "the failing job's last round: " + rows.get(1).getText());
+        assertFalse(rows.get(0).findElements(By.cssSelector(".strip li")).isEmpty(), "the heartbeat's strip of rounds");
         assertEquals(3, rows.get(0).findElements(By.cssSelector(".instants li")).size(), "next instants");
         assertTrue(rows.get(0).getText().contains(INSTANCE), "the replica that won its last instant: " + rows.get(0).getText());
         assertNoScriptRan();
@@ -235,14 +246,22 @@ class DashboardBrowserIT {
         settle();
 
         assertEquals(FAILING, browser.findElement(By.cssSelector("h1.job-title")).getText());
+        WebElement round = browser.findElement(By.cssSelector("table.rounds tbody tr.round"));
+        assertTrue(round.findElement(By.cssSelector(".outcome")).getText().contains("failed"), round.getText());
+        assertTrue(round.findElement(By.cssSelector("pre.detail")).getText().contains(PAYLOAD),
+                "the round's error, as text: " + round.getText());
         assertNoScriptRan();
         assertNoConsoleErrors("the failing job's page");
         screenshots("job");
     }
 
     @Test
-    void theOutcomeFilterIsAPlainGetForm() throws Exception {
-        open(Texts.jobPath(FAILING));
+    void theOutcomeFilterIsAPlainGetFormThatNarrowsTheRounds() throws Exception {
+        open(Texts.jobPath(FLAKY));
+        List<String> all = texts(By.cssSelector("table.rounds .outcome"));
+        assertTrue(all.stream().anyMatch(o -> o.contains("ok")) && all.stream().anyMatch(o -> o.contains("failed")),
+                "unfiltered, both outcomes: " + all);
+
         new Select(browser.findElement(By.id("outcome"))).selectByValue("failed");
         new Select(browser.findElement(By.id("limit"))).selectByValue("20");
         browser.findElement(By.cssSelector("form.filter button[type=submit]")).click();
@@ -251,9 +270,11 @@ class DashboardBrowserIT {
         assertTrue(browser.getCurrentUrl().endsWith("?outcome=failed&limit=20"), browser.getCurrentUrl());
         assertEquals("failed", new Select(browser.findElement(By.id("outcome"))).getFirstSelectedOption()
                 .getAttribute("value"));
-        for (WebElement outcome : browser.findElements(By.cssSelector("table.rounds .outcome"))) {
-            assertTrue(outcome.getText().contains("failed"), outcome.getText());
-        }
+        List<String> failed = texts(By.cssSelector("table.rounds .outcome"));
+        assertFalse(failed.isEmpty(), "the flaky job failed on odd seconds");
+        assertTrue(failed.stream().allMatch(o -> o.contains("failed")), "only failed rounds: " + failed);
+        assertTrue(browser.findElement(By.cssSelector("table.rounds")).getText().contains("odd second"),
+                "the failed rounds' error");
         assertNoConsoleErrors("the filtered job page");
 
         open("/jobs/heartbeat?outcome=failed");
@@ -432,8 +453,10 @@ class DashboardBrowserIT {
         return json.readTree(answer.body());
     }
 
-    private static boolean hasRow(JsonNode job) {
-        return !job.path("holder").isMissingNode() && !job.path("holder").isNull();
+    private static List<String> outcomes(JsonNode rounds) {
+        List<String> outcomes = new ArrayList<>();
+        rounds.forEach(round -> outcomes.add(round.path("outcome").asText()));
+        return outcomes;
     }
 
     private WebDriver chromium() throws IOException {

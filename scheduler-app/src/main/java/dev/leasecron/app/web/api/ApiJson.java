@@ -1,6 +1,7 @@
 package dev.leasecron.app.web.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * The JSON API's shapes ({@code /api/v1/...}): snake_case keys, instants as ISO-8601 UTC strings
@@ -48,6 +50,9 @@ public final class ApiJson {
             Long fireDelayMs, Long durationMs, String detail) {}
 
     public record Rounds(String job, String outcome, int limit, List<Round> rounds, List<String> errors) {}
+
+    /** A round of the history across jobs, as {@code leasecron history --format json} prints it: a round and its job. */
+    public record JobRound(String job, @JsonUnwrapped Round round) {}
 
     public record Replicas(String instance, String generatedAt, long windowSeconds, List<Replica> replicas,
             List<String> errors) {}
@@ -127,6 +132,16 @@ public final class ApiJson {
                 e.requestedBy().isEmpty() ? null : e.requestedBy(), e.started().map(Instant::toString).orElse(null),
                 e.ended().map(Instant::toString).orElse(null), e.fireDelay().map(Duration::toMillis).orElse(null),
                 e.duration().map(Duration::toMillis).orElse(null), e.detail().isEmpty() ? null : e.detail());
+    }
+
+    /** The rows of the history as an indented JSON array, each named by its job ({@code jobOf} a lease name). */
+    public static String history(List<HistoryEntry> rows, Function<String, String> jobOf) {
+        try {
+            return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(
+                    rows.stream().map(e -> new JobRound(jobOf.apply(e.name()), round(e))).toList());
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** {@code value} as JSON text. */
