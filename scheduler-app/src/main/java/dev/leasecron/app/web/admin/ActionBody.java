@@ -3,6 +3,9 @@ package dev.leasecron.app.web.admin;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.leasecron.app.ops.OpsServer;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -18,6 +21,28 @@ final class ActionBody {
 
     private ActionBody(Map<String, String> fields) {
         this.fields = fields;
+    }
+
+    /**
+     * The body of the request in {@code ctx}, refused with 413 beyond {@value OpsServer#MAX_BODY_BYTES}
+     * bytes: by its announced length before anything is read, else while reading (a chunked body).
+     *
+     * @throws ApiRefusal 413, or as {@link #parse}
+     */
+    static ActionBody read(Context ctx, Set<String> keys) {
+        if (ctx.req().getContentLengthLong() > OpsServer.MAX_BODY_BYTES) {
+            throw tooLarge();
+        }
+        byte[] body;
+        try {
+            body = ctx.bodyAsBytes();
+        } catch (HttpResponseException e) {
+            if (e.getStatus() == 413) {
+                throw tooLarge();
+            }
+            throw e;
+        }
+        return parse(body, ctx.isJson(), keys);
     }
 
     /**
@@ -57,6 +82,11 @@ final class ActionBody {
             fields.put(field.getKey(), field.getValue().textValue());
         }
         return new ActionBody(fields);
+    }
+
+    private static ApiRefusal tooLarge() {
+        return new ApiRefusal(413, "content too large", "a request body holds at most " + OpsServer.MAX_BODY_BYTES
+                + " bytes");
     }
 
     Optional<String> get(String key) {

@@ -1,8 +1,6 @@
 package dev.leasecron.app.web.admin;
 
 import dev.leasecron.app.control.UnknownJobException;
-import dev.leasecron.app.logging.Event;
-import dev.leasecron.app.logging.Events;
 import dev.leasecron.app.ops.OpsServer;
 import dev.leasecron.app.web.api.ApiJson;
 import dev.leasecron.config.JobSpec;
@@ -10,13 +8,10 @@ import dev.leasecron.lease.LeaseDatabaseException;
 import dev.leasecron.lease.RunRequest;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
-import io.javalin.http.HttpResponseException;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The admin API on the ops port: the operators' actions, each a POST carrying the admin token.
@@ -35,12 +30,12 @@ import org.slf4j.LoggerFactory;
  * names an action (else 405), {@code Authorization: Bearer TOKEN} is there (else 401 with
  * {@code WWW-Authenticate: Bearer}) and is the token (else 403), the body is at most
  * {@value OpsServer#MAX_BODY_BYTES} bytes (else 413) of JSON (else 415) the action understands (else
- * 400), and the job is one of the config in force (else 404 naming it). The requester recorded and
+ * 400), and the job is one of the config in force (else 404 naming it). A run request's id already
+ * used for another job is 409; a database that does not answer, 503. The requester recorded and
  * logged is the token's name, never the token, which no answer or log entry holds. Answers are JSON,
  * never cached.
  */
 public final class AdminApi implements Consumer<RoutesConfig> {
-    private static final Logger LOG = LoggerFactory.getLogger("leasecron.http");
     private static final String JOBS = "/api/v1/jobs/";
     private static final String RUNS = "/api/v1/runs/";
     private static final String JSON = "application/json";
@@ -103,8 +98,8 @@ public final class AdminApi implements Consumer<RoutesConfig> {
                 ctx.header("Allow", "GET, HEAD");
                 return new ApiRefusal(405, "method not allowed", "POST /api/v1/jobs/NAME/runs, /suspend or /resume");
             });
-            String requester = authorize(ctx, admin);
-            ActionBody body = ActionBody.parse(body(ctx), ctx.isJson(), action.keys);
+            String requester = BearerCheck.requester(ctx, admin);
+            ActionBody body = ActionBody.read(ctx, action.keys);
             switch (action) {
                 case RUNS -> trigger(ctx, job, body, requester);
                 case SUSPEND -> answer(ctx, 200, new ApiJson.Switch(job, true,
@@ -145,57 +140,6 @@ public final class AdminApi implements Consumer<RoutesConfig> {
         }
     }
 
-    /**
-     * The requester the request's token names.
-     *
-     * @throws ApiRefusal 401 without a bearer token, 403 with another token than the admin's
-     */
-    private static String authorize(Context ctx, AdminToken admin) {
-        Optional<String> presented = bearer(ctx.header("Authorization"));
-        if (presented.isEmpty()) {
-            ctx.header("WWW-Authenticate", "Bearer realm=\"leasecron\"");
-            refused(ctx, 401, "no bearer token");
-            throw new ApiRefusal(401, "unauthorized", "send the admin token as Authorization: Bearer TOKEN");
-        }
-        if (!admin.matches(presented.get())) {
-            refused(ctx, 403, "wrong token");
-            throw new ApiRefusal(403, "forbidden", "the token given is not the admin token");
-        }
-        return admin.name();
-    }
-
-    /** The token of an {@code Authorization: Bearer TOKEN} header; the scheme's case does not matter (RFC 9110). */
-    private static Optional<String> bearer(String authorization) {
-        if (authorization == null) {
-            return Optional.empty();
-        }
-        String[] parts = authorization.strip().split(" +", 2);
-        if (parts.length != 2 || !parts[0].equalsIgnoreCase("Bearer") || parts[1].isBlank()) {
-            return Optional.empty();
-        }
-        return Optional.of(parts[1].strip());
-    }
-
-    /** The body, refused with 413 beyond the bound: by its announced length before reading, else while reading. */
-    private static byte[] body(Context ctx) {
-        if (ctx.req().getContentLengthLong() > OpsServer.MAX_BODY_BYTES) {
-            throw tooLarge();
-        }
-        try {
-            return ctx.bodyAsBytes();
-        } catch (HttpResponseException e) {
-            if (e.getStatus() == 413) {
-                throw tooLarge();
-            }
-            throw e;
-        }
-    }
-
-    private static ApiRefusal tooLarge() {
-        return new ApiRefusal(413, "content too large", "a request body holds at most " + OpsServer.MAX_BODY_BYTES
-                + " bytes");
-    }
-
     private static String reason(ActionBody body) {
         String reason = body.get("reason").map(String::strip).orElse("");
         if (reason.length() > MAX_REASON_CHARS || reason.chars().anyMatch(Character::isISOControl)) {
@@ -223,16 +167,6 @@ public final class AdminApi implements Consumer<RoutesConfig> {
             answer(ctx, 503, new ApiJson.Problem("database unavailable", e.getMessage()));
         } else {
             throw e;
-        }
-    }
-
-    private static void refused(Context ctx, int status, String reason) {
-        Event event = Event.of(Events.ADMIN_REFUSED).with("status", status).with("method", ctx.method().name())
-                .with("path", ctx.path()).with("remote", ctx.ip()).with("reason", reason);
-        if (status == 403) {
-            event.warn(LOG);
-        } else {
-            event.info(LOG);
         }
     }
 
