@@ -206,7 +206,8 @@ public final class OpsServer implements AutoCloseable {
     }
 
     private static void respond(Context ctx, int status, String contentType, String body) {
-        ctx.status(status).contentType(contentType).header("Cache-Control", "no-store").result(body);
+        ctx.status(status).contentType(contentType).header("Cache-Control", "no-store")
+                .header("X-Content-Type-Options", "nosniff").result(body);
     }
 
     /** What the bind failure says: the innermost message, e.g. "Address already in use". */
