@@ -89,10 +89,16 @@ final class RunRequestStatement {
 
     /**
      * Claims {@code name}'s lease for request {@code id}, marking it running under the new term, in one
-     * transaction: empty (nothing written) when the lease is held, waits for a rerun, or the request
+     * transaction (after writing the name's row, free, when it has none: a row of term 0 and no
+     * instant, as if claimed never): empty (nothing written) when the lease is held, waits for a rerun, or the request
      * is no longer pending (another replica took it).
      */
     static Optional<ManualClaim> claim(Sql sql, String id, String name, String holder, String instance) {
+        // The row first, free, in a statement of its own: in the transaction, an update finding no row
+        // and an insert would take InnoDB's gap locks, and two replicas racing would deadlock on them.
+        BatchStatement free = new BatchStatement().sql((mysql(sql) ? "INSERT IGNORE INTO " : "INSERT INTO ")
+                + "gst_leases (name) VALUES (").value(name).sql(")");
+        (mysql(sql) ? free : free.sql(" ON CONFLICT DO NOTHING")).execute(sql);
         try {
             return Optional.of(sql.dsl().transactionResult(cfg -> {
                 Sql tx = sql.on(cfg.dsl());
@@ -100,8 +106,7 @@ final class RunRequestStatement {
                 int taken = new BatchStatement().sql("UPDATE gst_leases SET holder = ").value(holder).sql(", instance = ")
                         .value(instance).sql(", term = term + 1, expires_at_ms = " + tx.expirySql() + " WHERE name = ")
                         .value(name).sql(" AND " + String.format(Locale.ROOT, FREE, now, "")).execute(tx);
-                if (Sql.atMostOne(taken, "manual claim") == 0
-                        && ClaimStatement.insertNew(tx, name, holder, instance) == 0) {
+                if (Sql.atMostOne(taken, "manual claim") == 0) {
                     throw new NotTaken();
                 }
                 ManualClaim read = new BatchStatement().sql("SELECT term, slot_ms, " + now + " FROM gst_leases WHERE name = ")
