@@ -23,11 +23,19 @@ final class ManualRoundRunner {
     private final RoundRunner runner;
     private final DueClock clock;
     private final RoundEvents events;
+    private final Duration claimLag;
 
-    ManualRoundRunner(RoundRunner runner, DueClock clock, RoundEvents events) {
+    /**
+     * @param claimLag how long after its instant a replica may still send its claim: the put-off and
+     *     a retry or two. An instant that came longer than that before the manual claim had its claim
+     *     answered before the lease was taken: it is not this round's to take along or tell of (it ran,
+     *     or was told missed, or came before any replica ran the job).
+     */
+    ManualRoundRunner(RoundRunner runner, DueClock clock, RoundEvents events, Duration claimLag) {
         this.runner = runner;
         this.clock = clock;
         this.events = events;
+        this.claimLag = claimLag;
     }
 
     /** Runs {@code run}'s round of {@code job} to its end and records it; counted as running until then. */
@@ -44,8 +52,10 @@ final class ManualRoundRunner {
         long started = System.nanoTime();
         RoundRunner.Worked w = runner.work(round, handle, run.claimedAt());
 
-        Optional<Instant> passed = job.instants().latestAtOrBefore(clock.nowOr(run.claimedAt()));
-        Optional<Instant> next = passed.isPresent() ? job.instants().next(passed.get()) : job.instants().next(run.claimedAt());
+        Instant from = run.claimedAt().minus(claimLag);
+        Optional<Instant> passed = job.instants().latestAtOrBefore(clock.nowOr(run.claimedAt()))
+                .filter(p -> !p.isBefore(from));
+        Optional<Instant> next = job.instants().next(passed.orElse(from.minusNanos(1)));
         Optional<Instant> onRecord = Optional.empty();
         boolean underLease = false;
         try {
@@ -61,21 +71,19 @@ final class ManualRoundRunner {
         }
         events.ended(round, w.outcome(), RoundRunner.since(started), w.worked(), w.reason(), w.error());
         if (underLease) {
-            onRecord.ifPresent(last -> skipped(job, run, last));
+            onRecord.ifPresent(last -> skipped(job, run, from, last));
         }
     }
 
     /**
-     * Logs the instants the release moved the record past: those after the last on record at the
-     * claim, up to the one taken along. For a job no instant of which was on record, the span starts
-     * at the last instant come before the claim, which could not have been claimed since.
+     * Logs the instants the release moved the record past: after the last on record at the claim and
+     * not before {@code from}, up to {@code last}, the one taken along.
      */
-    private void skipped(ScheduledJob job, ManualRun run, Instant last) {
+    private void skipped(ScheduledJob job, ManualRun run, Instant from, Instant last) {
         if (run.previousSlot().filter(previous -> !previous.isBefore(last)).isPresent()) {
             return; // nothing taken along
         }
-        Instant after = run.previousSlot().orElseGet(() -> job.instants().latestAtOrBefore(run.claimedAt())
-                .map(t -> t.minusNanos(1)).orElse(run.claimedAt()));
+        Instant after = run.previousSlot().filter(previous -> !previous.isBefore(from)).orElse(from.minusNanos(1));
         InstantSpan.of(job.instants(), after, last).ifPresent(span -> events.skipped(job, span,
                 job.instants().next(last), "a manual round of the job held its lease"));
     }

@@ -56,7 +56,8 @@ public final class Scheduler {
         this.census = new ReplicaCensus(leases, () -> clusterJobs.keySet(), claiming, settings);
         this.roundRunner = new RoundRunner(leases, new RoundEnds(leases, settings.endingWindow()), transactions, rounds,
                 clock, events, inFlight);
-        this.manualRounds = new ManualRoundRunner(roundRunner, clock, events);
+        this.manualRounds = new ManualRoundRunner(roundRunner, clock, events,
+                settings.putOff().plus(leases.retryInterval().multipliedBy(2)));
         LocalRounds local = new LocalRounds(rounds, transactions, leases.instance(), clock, events, inFlight);
         CatchUp catchUp = new CatchUp(leases, clock, settings.catchUpWindow(), events);
         this.dispatcher = new Dispatcher(new Scheduling(leases, clock, claiming, settings, events, catchUp, roundRunner,
