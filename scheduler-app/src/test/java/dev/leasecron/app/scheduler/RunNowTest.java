@@ -170,7 +170,7 @@ class RunNowTest {
             a.leases.controls().requestRun("cron:" + name, id, "cli:alice");
             await().atMost(Duration.ofSeconds(10)).until(() -> request(a.leases, id).state() == RunRequestState.RUNNING);
             // An instant comes while the manual round holds the lease: every replica's claim of it is refused.
-            Instant due = PERIOD.equals(Duration.ZERO) ? null : new EveryPeriod(PERIOD).next(a.leases.readDatabaseClock()).orElseThrow();
+            Instant due = new EveryPeriod(PERIOD).next(a.leases.readDatabaseClock()).orElseThrow();
             await().atMost(Duration.ofSeconds(5)).until(() -> a.leases.readDatabaseClock().isAfter(due.plusMillis(300)));
             release.countDown();
             await().atMost(Duration.ofSeconds(10)).until(() -> request(a.leases, id).state() == RunRequestState.ENDED);
