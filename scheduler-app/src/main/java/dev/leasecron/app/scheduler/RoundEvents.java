@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import dev.leasecron.lease.HistoryOutcome;
+import dev.leasecron.lease.HistoryTrigger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
@@ -38,7 +39,11 @@ final class RoundEvents {
     }
 
     void started(Round round, Duration fireDelay, Optional<Instant> lastOnRecord) {
-        listener.started(round.job(), round.rerun(), fireDelay);
+        if (round.trigger() != HistoryTrigger.MANUAL) {
+            // A manual round's delay is its wait for a replica and for the job's lease, not an instant
+            // fired late: counted, it would set off the alerts on late rounds.
+            listener.started(round.job(), round.rerun(), fireDelay);
+        }
         round(Level.INFO, ROUND_START, round)
                 .addKeyValue("fire_delay_ms", fireDelay.toMillis())
                 .addKeyValue("last_on_record", () -> lastOnRecord.map(Instant::toString).orElse(null))

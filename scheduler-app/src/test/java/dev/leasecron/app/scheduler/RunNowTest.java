@@ -194,4 +194,28 @@ class RunNowTest {
                     && kv(e, "next_instant").equals(due.toString())), "the overrun is logged as it comes: " + log.dump(name));
         }
     }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void aManualRoundCutShortByAShutdownEndsCutShortAndIsNotRunAgain(TestDatabase db) throws Exception {
+        String name = uniqueName("run-now-cut");
+        RecordingJob job = new RecordingJob();
+        job.behave(context -> Thread.sleep(30_000)); // until the shutdown's grace runs out
+        try (Replica a = Replica.over(db, TIMINGS, db.pool(4)); Replica b = Replica.over(db, TIMINGS, db.pool(4))) {
+            a.start(job(name, job, Duration.ofHours(1), "a"));
+            String id = UUID.randomUUID().toString();
+            a.leases.controls().requestRun("cron:" + name, id, "cli:alice");
+            await().atMost(Duration.ofSeconds(10)).until(() -> request(a.leases, id).state() == RunRequestState.RUNNING);
+            b.start(job(name, job, Duration.ofHours(1), "b"));
+
+            assertTrue(a.shutdown(Duration.ofMillis(100)), "the manual round winds down once cut short");
+            RunRequest ended = request(b.leases, id);
+            assertEquals(RunRequestState.ENDED, ended.state());
+            assertEquals(Optional.of(HistoryOutcome.CUT_SHORT), ended.outcome());
+            assertFalse(b.leases.views().rows(List.of("cron:" + name)).getFirst().held(), "the lease was given back");
+            // The other replica keeps looking and runs nothing of it.
+            await().during(Duration.ofMillis(1000)).atMost(Duration.ofSeconds(3)).until(() -> job.rounds().size() == 1);
+            assertEquals(HistoryOutcome.CUT_SHORT, history(b.leases, name).getFirst().outcome());
+        }
+    }
 }
