@@ -76,8 +76,9 @@ final class RoundEvents {
                 entry = entry.setCause(error);
             }
         }
-        entry.log("round.end job={} instant={} outcome={} duration_ms={}{}", round.job().name(), round.instant(),
-                outcome.label(), took.toMillis(), reason == null ? "" : " error=" + reason);
+        entry.log("round.end job={} instant={} outcome={} duration_ms={}{}{}", round.job().name(), round.instant(),
+                outcome.label(), took.toMillis(), round.trigger() == HistoryTrigger.MANUAL ? " manual" : "",
+                reason == null ? "" : " error=" + reason);
     }
 
     /** Whether an unchecked exception or an error is among {@code error} and its causes. */
