@@ -1,5 +1,6 @@
 package dev.leasecron.lease;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
@@ -51,11 +52,29 @@ public final class JobControls {
     /**
      * Records a request to run the job under {@code name} now, once per {@code id}.
      *
+     * <p>The request is pending until a replica running the job claims the job's lease for it, which
+     * it does once the lease is free (a round running ends first), so it runs on exactly one replica;
+     * see {@link ManualRounds}. An id used before, for this job or another, returns the request
+     * recorded then and records nothing.
+     *
      * @return the request on record under {@code id}: this one, or the one recorded before with that id
+     * @throws IllegalArgumentException the name cannot be a lease name, the id is blank or longer than
+     *     191 UTF-8 bytes, or the requester longer than that
      * @throws LeaseDatabaseException the database did not answer
      */
     public RunRequest requestRun(String name, String id, String by) {
-        throw new UnsupportedOperationException("to be implemented");
+        LeaseName.validate(name);
+        if (id == null || id.isBlank() || id.getBytes(StandardCharsets.UTF_8).length > LeaseName.MAX_BYTES) {
+            throw new IllegalArgumentException("a request id has 1 to " + LeaseName.MAX_BYTES + " UTF-8 bytes, not blank");
+        }
+        String requester = by == null ? "" : by;
+        if (requester.getBytes(StandardCharsets.UTF_8).length > LeaseName.MAX_BYTES) {
+            throw new IllegalArgumentException("a requester has at most " + LeaseName.MAX_BYTES + " UTF-8 bytes");
+        }
+        leases.store().insertRunRequest(id, name, requester);
+        // Written now or before: the one on record is the answer either way, read back on the same database.
+        return leases.store().runRequest(id).orElseThrow(() ->
+                new LeaseDatabaseException("recorded run request " + id + " but could not read it back", null));
     }
 
     /**
@@ -64,6 +83,6 @@ public final class JobControls {
      * @throws LeaseDatabaseException the database did not answer
      */
     public Optional<RunRequest> runRequest(String id) {
-        throw new UnsupportedOperationException("to be implemented");
+        return leases.store().runRequest(id);
     }
 }

@@ -38,6 +38,7 @@ public final class Leases {
     private final LeaseViews views = new LeaseViews(this);
     private final RoundHistory history = new RoundHistory(this);
     private final JobControls controls = new JobControls(this);
+    private final ManualRounds manualRounds = new ManualRounds(this);
     private volatile LeaseStore store;
     private volatile RuntimeException unavailable;
 
@@ -70,7 +71,8 @@ public final class Leases {
     }
 
     /**
-     * Learns the kind of the primary database and creates {@code gst_leases} when missing
+     * Learns the kind of the primary database and creates {@code gst_leases} (and the history and run
+     * requests beside it) when missing
      * (idempotent, safe from many replicas at once).
      *
      * @throws UnsupportedDatabaseException the database cannot carry leases (ClickHouse)
@@ -82,6 +84,7 @@ public final class Leases {
         if (history.enabled()) {
             s.createHistoryIfMissing();
         }
+        s.createRunRequestsIfMissing();
         store = s;
     }
 
@@ -159,6 +162,11 @@ public final class Leases {
     /** Operators' suspensions of jobs and requests to run a job now, shared by every replica. */
     public JobControls controls() {
         return controls;
+    }
+
+    /** The replicas' side of the requests to run a job now: the pending ones, and their claims. */
+    public ManualRounds manualRounds() {
+        return manualRounds;
     }
 
     /**

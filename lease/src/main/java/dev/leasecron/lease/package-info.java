@@ -15,6 +15,11 @@
  *       finishes of many handles in one statement per 500 names.
  *   <li>{@link dev.leasecron.lease.LeaseViews} ({@code leases.views()}): reads of the table for
  *       operators and the census of replicas, changing nothing.
+ *   <li>{@link dev.leasecron.lease.JobControls} ({@code leases.controls()}): what operators record,
+ *       such as a request to run a job now ({@link dev.leasecron.lease.RunRequest}); and
+ *       {@link dev.leasecron.lease.ManualRounds} ({@code leases.manualRounds()}): the replicas' side of
+ *       those requests, each claimed with the job's lease by one replica
+ *       ({@link dev.leasecron.lease.ManualRun}).
  *   <li>{@link dev.leasecron.lease.LeaseScope}, {@link dev.leasecron.lease.LeaseLostException},
  *       {@link dev.leasecron.lease.ConnectionWork}: the scope work runs in, the loss it ends with, and
  *       a guarded transaction's statements. This module depends on no other of leasecron's: the
@@ -39,6 +44,10 @@
  *   <li>Each instant of a job is claimed once cluster-wide; an instant whose round was cut short is
  *       on record and claimed a second time at most once; an instant given up or skipped is on
  *       record too, never silently lost.
+ *   <li>A request to run a job now runs at most once per id: its claim of the job's lease and its
+ *       move from pending to running commit together or not at all. Its round holds the job's lease
+ *       like an instant's, and the instants that come meanwhile are taken along by its release,
+ *       skipped and on record.
  * </ul>
  *
  * <h2>Non-guarantees</h2>

@@ -87,6 +87,22 @@ final class HistoryStatement {
     }
 
     /**
+     * The row of a manual round just claimed, {@code running}: its instant is when it was requested,
+     * so its fire delay is how long the request waited for the job's lease.
+     */
+    static void insertManual(Sql sql, String name, long requestedMs, long term, String holder, String instance,
+            String requestedBy) {
+        String now = sql.nowSql();
+        BatchStatement insert = insertInto(sql, "name, instant_ms, term, last_instant_ms, instants, outcome, trigger_kind,"
+                + " holder, instance, rerun, requested_by, started_ms, fire_delay_ms, detail")
+                .sql("(").value(name).sql(", ").value(requestedMs).sql(", ").value(term).sql(", ").value(requestedMs)
+                .sql(", 1, '" + RUNNING + "', '" + HistoryTrigger.MANUAL.label() + "', ").value(holder).sql(", ")
+                .value(instance).sql(", 0, ").value(HistoryText.bound(requestedBy)).sql(", " + now + ", " + now + " - ")
+                .value(requestedMs).sql(", '')");
+        onConflictDoNothing(sql, insert).execute(sql);
+    }
+
+    /**
      * Completes the rows of rounds that ended, ended and timed now by the database clock. A row is
      * completed once: one no longer {@code running} (completed by a rerun, say) is left as it is.
      */

@@ -4,6 +4,7 @@ import dev.leasecron.lease.HistoryEntry;
 import dev.leasecron.lease.HistoryQuery;
 import dev.leasecron.lease.LeaseDatabaseException;
 import dev.leasecron.lease.LeaseRow;
+import dev.leasecron.lease.RunRequest;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -327,6 +328,55 @@ public final class LeaseStore {
         bounded(spans);
         call("record instants not run in the history", () -> {
             HistoryStatement.insertSpans(sql, spans);
+            return null;
+        });
+    }
+
+    /** Creates {@code gst_run_requests} when missing; safe from many replicas at once. */
+    public void createRunRequestsIfMissing() {
+        call("create gst_run_requests", () -> {
+            RunRequestStatement.createIfMissing(sql);
+            return null;
+        });
+    }
+
+    /** Records a pending run request unless {@code id} is taken; 1 when written, 0 when not. */
+    public int insertRunRequest(String id, String name, String by) {
+        return call("record a run request", () -> RunRequestStatement.insert(sql, id, name, by));
+    }
+
+    public Optional<RunRequest> runRequest(String id) {
+        return call("read a run request", () -> RunRequestStatement.read(sql, id));
+    }
+
+    /** The run requests of {@code names} (at most {@link #MAX_BATCH}) not ended, with their leases; one statement. */
+    public List<OpenRequest> openRunRequests(Collection<String> names) {
+        bounded(names);
+        return call("read the run requests", () -> RunRequestStatement.open(sql, names));
+    }
+
+    /** Claims {@code name}'s lease for run request {@code id}, which it marks running; one transaction. */
+    public Optional<ManualClaim> claimForRequest(String id, String name, String holder, String instance) {
+        return call("claim for a run request", () -> RunRequestStatement.claim(sql, id, name, holder, instance));
+    }
+
+    /** Ends the manual round of request {@code id} (see {@link RunRequestStatement#end}); one transaction. */
+    public Optional<Long> endManual(String id, String name, String holder, long term, boolean withLease, long passedMs,
+            long nextMs, String outcome) {
+        return call("end a manual round", () -> RunRequestStatement.end(sql, id, name, holder, term, withLease, passedMs,
+                nextMs, outcome));
+    }
+
+    /** Marks request {@code id} ended with {@code outcome} if it still runs under {@code term}; 1 or 0. */
+    public int markRequestEnded(String id, long term, String outcome) {
+        return call("end a run request", () -> RunRequestStatement.markEnded(sql, id, term, outcome));
+    }
+
+    /** Writes the history row of a manual round just claimed; one statement. */
+    public void insertManualHistory(String name, long requestedMs, long term, String holder, String instance,
+            String requestedBy) {
+        call("record a manual round in the history", () -> {
+            HistoryStatement.insertManual(sql, name, requestedMs, term, holder, instance, requestedBy);
             return null;
         });
     }

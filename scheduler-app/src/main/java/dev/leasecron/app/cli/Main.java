@@ -44,7 +44,8 @@ public final class Main {
                 .addSubcommand(new NextCommand(context))
                 .addSubcommand(new RunCommand(context))
                 .addSubcommand(new StatusCommand(context))
-                .addSubcommand(new HistoryCommand(context));
+                .addSubcommand(new HistoryCommand(context))
+                .addSubcommand(new TriggerCommand(context));
     }
 
     private static CliContext systemContext() {

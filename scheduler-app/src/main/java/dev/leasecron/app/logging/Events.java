@@ -56,6 +56,13 @@ public final class Events {
     public static final String JOB_CRASHED = "job.crashed";
     /** A read the scheduler needs failed; tried again after the retry interval. */
     public static final String DATABASE_UNAVAILABLE = "database.unavailable";
+    /**
+     * An operator asked for a run of a job now (command line or HTTP API): job, request_id,
+     * requested_by, and whether the request is new or one recorded before under the same id.
+     */
+    public static final String JOB_TRIGGERED = "job.triggered";
+    /** The look for requests to run a job now failed; tried again after the renew interval. */
+    public static final String RUN_REQUESTS_FAILED = "run_requests.failed";
     /** The look for instants cut short failed; tried again after the retry interval. */
     public static final String RERUN_SWEEP_FAILED = "rerun.sweep_failed";
     /** Rounds still running after the shutdown grace are cut short. */

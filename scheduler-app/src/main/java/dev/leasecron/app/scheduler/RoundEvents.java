@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import dev.leasecron.lease.HistoryOutcome;
+import dev.leasecron.lease.HistoryTrigger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
@@ -38,12 +39,17 @@ final class RoundEvents {
     }
 
     void started(Round round, Duration fireDelay, Optional<Instant> lastOnRecord) {
-        listener.started(round.job(), round.rerun(), fireDelay);
+        if (round.trigger() != HistoryTrigger.MANUAL) {
+            // A manual round's delay is its wait for a replica and for the job's lease, not an instant
+            // fired late: counted, it would set off the alerts on late rounds.
+            listener.started(round.job(), round.rerun(), fireDelay);
+        }
         round(Level.INFO, ROUND_START, round)
                 .addKeyValue("fire_delay_ms", fireDelay.toMillis())
                 .addKeyValue("last_on_record", () -> lastOnRecord.map(Instant::toString).orElse(null))
-                .log("round.start job={} instant={} term={}{}", round.job().name(), round.instant(), round.term(),
-                        round.rerun() ? " rerun" : "");
+                .log("round.start job={} instant={} term={}{}{}", round.job().name(), round.instant(), round.term(),
+                        round.rerun() ? " rerun" : "", round.requestedBy().isEmpty() ? ""
+                                : " manual requested_by=" + round.requestedBy());
     }
 
     /**
@@ -70,8 +76,9 @@ final class RoundEvents {
                 entry = entry.setCause(error);
             }
         }
-        entry.log("round.end job={} instant={} outcome={} duration_ms={}{}", round.job().name(), round.instant(),
-                outcome.label(), took.toMillis(), reason == null ? "" : " error=" + reason);
+        entry.log("round.end job={} instant={} outcome={} duration_ms={}{}{}", round.job().name(), round.instant(),
+                outcome.label(), took.toMillis(), round.trigger() == HistoryTrigger.MANUAL ? " manual" : "",
+                reason == null ? "" : " error=" + reason);
     }
 
     /** Whether an unchecked exception or an error is among {@code error} and its causes. */
@@ -96,13 +103,19 @@ final class RoundEvents {
     }
 
     void skipped(ScheduledJob job, InstantSpan span, Optional<Instant> next) {
+        skipped(job, span, next, "a round of the job overran them");
+    }
+
+    /** Instants not run, and now never run, because a round of the job held its lease: {@code why} says which. */
+    void skipped(ScheduledJob job, InstantSpan span, Optional<Instant> next, String why) {
         listener.skipped(job, span.count());
-        history.record(job, span, HistoryOutcome.SKIPPED, "a round of the job overran them");
+        history.record(job, span, HistoryOutcome.SKIPPED, why);
         event(Level.WARN, INSTANT_SKIPPED, job)
                 .addKeyValue("count", span.count())
                 .addKeyValue("first", span.first().toString())
                 .addKeyValue("last", span.last().toString())
                 .addKeyValue("next_instant", next.map(Instant::toString).orElse(null))
+                .addKeyValue("reason", why)
                 .log("round of {} overran {} instant(s) from {} to {}: skipped; next instant {}", job.name(),
                         span.countText(), span.first(), span.last(), next.map(Instant::toString).orElse("none"));
     }
@@ -189,6 +202,11 @@ final class RoundEvents {
                 .log("rerun sweep failed, trying again in {}: {}", retry, error);
     }
 
+    static void runRequestsFailed(Duration retry, String error) {
+        LOG.atLevel(Level.WARN).addKeyValue("event", RUN_REQUESTS_FAILED).addKeyValue("error", error)
+                .log("look for run requests failed, trying again in {}: {}", retry, error);
+    }
+
     static void dispatcherFailed(RuntimeException e) {
         LOG.atLevel(Level.ERROR).addKeyValue("event", DISPATCHER_FAILED).setCause(e)
                 .log("the dispatcher failed, going on after the retry interval: {}", e.toString());
@@ -209,6 +227,8 @@ final class RoundEvents {
                 .addKeyValue("term", round.term())
                 .addKeyValue("holder", round.holder())
                 .addKeyValue("instance", round.instance())
-                .addKeyValue("rerun", round.rerun());
+                .addKeyValue("rerun", round.rerun())
+                .addKeyValue("trigger", round.trigger().label())
+                .addKeyValue("requested_by", round.requestedBy().isEmpty() ? null : round.requestedBy());
     }
 }

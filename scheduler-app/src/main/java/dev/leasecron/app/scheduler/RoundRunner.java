@@ -6,6 +6,7 @@ import dev.leasecron.lease.Handle;
 import dev.leasecron.lease.Holding;
 import dev.leasecron.lease.LeaseScope;
 import dev.leasecron.lease.HistoryOutcome;
+import dev.leasecron.lease.HistoryTrigger;
 import dev.leasecron.lease.Leases;
 import dev.leasecron.lease.RoundEnd;
 import java.time.Duration;
@@ -56,25 +57,52 @@ final class RoundRunner {
      *     own, or a later one it overran and took along
      */
     Instant run(ScheduledJob job, Handle handle) {
+        return run(job, handle, HistoryTrigger.SCHEDULED);
+    }
+
+    /** {@link #run(ScheduledJob, Handle)}, the round logged with {@code trigger} unless it is a rerun. */
+    Instant run(ScheduledJob job, Handle handle, HistoryTrigger trigger) {
         inFlight.enter();
         try {
-            return runCounted(Round.of(job, handle), handle);
+            return runCounted(Round.of(job, handle, trigger), handle);
         } finally {
             inFlight.exit();
         }
     }
 
-    private Instant runCounted(Round round, Handle handle) {
-        ScheduledJob job = round.job();
-        Instant instant = round.instant();
-        handle.superseded().ifPresent(given -> events.superseded(job, given.slot(), given.rerun(), instant));
-        Duration delay = Duration.between(instant, clock.nowOr(instant));
-        events.started(round, delay.isNegative() ? Duration.ZERO : delay, handle.previousSlot());
-        long started = System.nanoTime();
+    /**
+     * How a round's work under its lease went: what it threw, and how it is to be told.
+     *
+     * @param reason why it did not end ok, for the log; null when it did
+     * @param worked how long the job's work ran
+     */
+    record Worked(Outcome outcome, String reason, Throwable error, Duration worked) {
+        /** What the history row keeps of it. */
+        RoundEnd end() {
+            return new RoundEnd(HistoryOutcome.valueOf(outcome.name()), detail(reason, error));
+        }
+    }
 
+    /** Counts a round as running while {@code round} runs: for the rounds started elsewhere (manual ones). */
+    void counted(Runnable round) {
+        inFlight.enter();
+        try {
+            round.run();
+        } finally {
+            inFlight.exit();
+        }
+    }
+
+    /**
+     * Holds {@code handle} renewed and runs {@code round}'s job under it to its end, its timeout, or
+     * until it is cut short; the overrun notice is for the job's first instant after {@code from}.
+     * Gives nothing back: the caller records the end.
+     */
+    Worked work(Round round, Handle handle, Instant from) {
+        long started = System.nanoTime();
         Holding holding = leases.hold(handle, rounds, LEASE_LOG);
         LeaseScope work = holding.scope().child();
-        RoundDeadlines deadlines = deadlines(job, instant, work);
+        RoundDeadlines deadlines = deadlines(round.job(), from, work);
         Throwable error = null;
         try {
             leases.run(work, handle, RoundEvents.LOG, scope -> {
@@ -88,9 +116,24 @@ final class RoundRunner {
         }
         Duration worked = Duration.ofNanos(System.nanoTime() - started);
         holding.stop();
-
         Outcome outcome = WorkEnding.outcome(error, work);
-        String reason = error == null ? null : WorkEnding.reason(outcome, error, lossOf(handle), work);
+        return new Worked(outcome, error == null ? null : WorkEnding.reason(outcome, error, lossOf(handle), work), error,
+                worked);
+    }
+
+    private Instant runCounted(Round round, Handle handle) {
+        ScheduledJob job = round.job();
+        Instant instant = round.instant();
+        handle.superseded().ifPresent(given -> events.superseded(job, given.slot(), given.rerun(), instant));
+        Duration delay = Duration.between(instant, clock.nowOr(instant));
+        events.started(round, delay.isNegative() ? Duration.ZERO : delay, handle.previousSlot());
+        long started = System.nanoTime();
+
+        Worked w = work(round, handle, instant);
+        Outcome outcome = w.outcome();
+        String reason = w.reason();
+        Throwable error = w.error();
+        Duration worked = w.worked();
         if (outcome == Outcome.CUT_SHORT) {
             // Known lost: the instant stays unfinished all the same, and the name is not this round's to give back.
             RuntimeException failure = handle.lost() ? null : ends.release(handle, detail(reason, error));
@@ -101,8 +144,7 @@ final class RoundRunner {
             return instant;
         }
         Instant passed = clock.lastCome(job.instants(), instant);
-        boolean underLease = finishAnswered(job, handle, ends.finish(handle, passed,
-                new RoundEnd(HistoryOutcome.valueOf(outcome.name()), detail(reason, error))));
+        boolean underLease = finishAnswered(job, handle, ends.finish(handle, passed, w.end()));
         events.ended(round, outcome, since(started), worked, reason, error);
         if (underLease && passed.isAfter(instant)) {
             InstantSpan.of(job.instants(), instant, passed)
@@ -119,7 +161,7 @@ final class RoundRunner {
         return error == null ? "" : String.valueOf(error.getMessage());
     }
 
-    private static String lossOf(Handle handle) {
+    static String lossOf(Handle handle) {
         return handle.lost() ? handle.loss().map(Throwable::getMessage).orElse("lease lost") : null;
     }
 
@@ -133,6 +175,7 @@ final class RoundRunner {
         MDC.put("instant", round.instant().toString());
         MDC.put("term", Long.toString(round.term()));
         MDC.put("rerun", Boolean.toString(round.rerun()));
+        MDC.put("trigger", round.trigger().label());
         try {
             job.job().run(new RoundContext(job.name(), round.instant(), round.term(), round.rerun(), job.params(),
                     job.timeout(), JobLoggers.of(job.type()), new RoundCancellation(scope), transactions));

@@ -1,6 +1,7 @@
 package dev.leasecron.app.scheduler;
 
 import dev.leasecron.lease.Handle;
+import dev.leasecron.lease.HistoryTrigger;
 import java.time.Instant;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
@@ -28,7 +29,7 @@ final class RoundThreads {
             // The instants between the last one on record and this one were never claimed and never will be.
             handle.previousSlot().ifPresent(previous -> s.unlogged(previous, s.slot.minusNanos(1))
                     .forEach(span -> with.events().missed(s.job, span, previous, "no replica claimed them")));
-            return with.rounds().run(s.job, handle);
+            return with.rounds().run(s.job, handle, s.catchUp ? HistoryTrigger.CATCH_UP : HistoryTrigger.SCHEDULED);
         });
     }
 

@@ -14,8 +14,9 @@ import java.util.stream.Collectors;
 
 /**
  * The replicated scheduler: one {@link Dispatcher} that keeps the instants of every job, one rerun
- * sweep, a census of the replicas sharing the jobs, and a shutdown that stops claiming at once, lets
- * running rounds end within a grace and cuts the rest short so a peer runs them again. The package
+ * sweep, one look for requests to run a job now ({@link RunRequests}), a census of the replicas
+ * sharing the jobs, and a shutdown that stops claiming at once, lets running rounds (manual ones
+ * included) end within a grace and cuts the rest short so a peer runs them again. The package
  * documentation walks an instant through it.
  */
 public final class Scheduler {
@@ -28,6 +29,7 @@ public final class Scheduler {
     private final LeaseScope rounds = LeaseScope.root();
     private final ReplicaCensus census;
     private final RoundRunner roundRunner;
+    private final ManualRoundRunner manualRounds;
     private final Dispatcher dispatcher;
     private final Map<String, JobState> jobs = new LinkedHashMap<>();
     private volatile Map<String, ScheduledJob> clusterJobs = Map.of();
@@ -54,6 +56,8 @@ public final class Scheduler {
         this.census = new ReplicaCensus(leases, () -> clusterJobs.keySet(), claiming, settings);
         this.roundRunner = new RoundRunner(leases, new RoundEnds(leases, settings.endingWindow()), transactions, rounds,
                 clock, events, inFlight);
+        this.manualRounds = new ManualRoundRunner(roundRunner, clock, events,
+                settings.putOff().plus(leases.retryInterval().multipliedBy(2)));
         LocalRounds local = new LocalRounds(rounds, transactions, leases.instance(), clock, events, inFlight);
         CatchUp catchUp = new CatchUp(leases, clock, settings.catchUpWindow(), events);
         this.dispatcher = new Dispatcher(new Scheduling(leases, clock, claiming, settings, events, catchUp, roundRunner,
@@ -84,6 +88,8 @@ public final class Scheduler {
         census.start();
         RerunSweep sweep = new RerunSweep(leases, roundRunner, () -> clusterJobs, claiming, settings.sweepsPerRetryInterval());
         Thread.ofVirtual().name("rerun-sweep").start(sweep::run);
+        RunRequests requests = new RunRequests(leases, manualRounds, () -> clusterJobs, claiming);
+        Thread.ofVirtual().name("run-requests").start(requests::run);
     }
 
     /**

@@ -36,7 +36,10 @@
  * ({@code refused}), after a round ({@code roundEnded}), and at start
  * ({@link dev.leasecron.app.scheduler.CatchUp}, which reads the last instant on record on a thread of its
  * own and decides whether the most recent one missed is caught up). Beside the path: the
- * {@link dev.leasecron.app.scheduler.RerunSweep} claims instants cut short again, the
+ * {@link dev.leasecron.app.scheduler.RerunSweep} claims instants cut short again,
+ * {@link dev.leasecron.app.scheduler.RunRequests} claims the operators' requests to run a job now and
+ * hands each won to {@link dev.leasecron.app.scheduler.ManualRoundRunner} (the round under the job's
+ * lease, {@code trigger=manual}; the instants it held off logged skipped), the
  * {@link dev.leasecron.app.scheduler.ReplicaCensus} counts the replicas for the placement, and
  * {@link dev.leasecron.app.scheduler.SchedulerSettings} holds the tuning.
  *
@@ -50,7 +53,10 @@
  *   <dt>superseded</dt><dd>An instant cut short whose rerun never came before the claim of a later
  *       instant of the job gave it up: logged {@code instant.superseded}, never run again.</dd>
  *   <dt>taken along / skipped</dt><dd>The instants a round overran: its finish records the latest one
- *       come, so they are not claimed late; logged {@code instant.skipped}.</dd>
+ *       come, so they are not claimed late; logged {@code instant.skipped}. A manual round's release
+ *       does the same for the instants that came while it held the job's lease.</dd>
+ *   <dt>manual round</dt><dd>A run an operator asked for ({@code leasecron trigger}), outside the
+ *       schedule: its instant is the request's time, and it is never run a second time.</dd>
  *   <dt>missed</dt><dd>Instants no replica claimed (all were down, or the database did not answer):
  *       logged {@code instant.missed} (or {@code instant.unclaimed}) by the replica that notices.</dd>
  *   <dt>put off</dt><dd>A claim sent shortly after its instant rather than at it, because this replica
