@@ -154,7 +154,7 @@ public final class Daemon {
      * is the one of the config started with: a changed token applies at the next start.
      */
     private Consumer<RoutesConfig> webRoutes(Leases leases) {
-        AdminApi admin = new AdminApi(AdminToken.of(initial.adminToken()), JobControlPort.of(new JobActions()));
+        AdminApi admin = new AdminApi(AdminToken.of(initial.adminToken()), JobControlPort.of(new JobActions(leases, () -> current.jobs())));
         Dashboard dashboard = new Dashboard(new ReadModel(() -> current.jobs(), leases, Clock.systemUTC()), admin.enabled());
         return dashboard.andThen(admin);
     }

@@ -1,5 +1,6 @@
 package dev.leasecron.app.web.admin;
 
+import dev.leasecron.app.control.ActionRefusedException;
 import dev.leasecron.app.control.UnknownJobException;
 import dev.leasecron.app.ops.OpsServer;
 import dev.leasecron.app.web.api.ApiJson;
@@ -110,6 +111,8 @@ public final class AdminApi implements Consumer<RoutesConfig> {
             answer(ctx, e.status(), new ApiJson.Problem(e.error(), e.detail()));
         } catch (UnknownJobException e) {
             answer(ctx, 404, new ApiJson.Error("unknown job", job));
+        } catch (ActionRefusedException e) {
+            answer(ctx, 409, new ApiJson.Problem("refused", e.getMessage()));
         } catch (RuntimeException e) {
             unavailable(ctx, e);
         }

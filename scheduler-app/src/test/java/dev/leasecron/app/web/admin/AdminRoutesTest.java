@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.leasecron.app.control.JobActions;
+import dev.leasecron.app.control.ActionRefusedException;
 import dev.leasecron.app.ops.HealthCheck;
 import dev.leasecron.app.ops.OpsServer;
 import dev.leasecron.app.testing.LogLines;
@@ -19,6 +19,7 @@ import dev.leasecron.config.Secret;
 import dev.leasecron.lease.LeaseListener;
 import dev.leasecron.lease.LeaseTimings;
 import dev.leasecron.lease.Leases;
+import dev.leasecron.lease.RunRequest;
 import dev.leasecron.lease.testing.TestDatabase;
 import dev.leasecron.lease.testing.TestDatabases;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -286,13 +287,18 @@ class AdminRoutesTest {
     }
 
     @Test
-    void controlsNotInThisVersionAre501() throws Exception {
-        serve(Optional.of(TOKEN), JobControlPort.of(new JobActions()));
+    void aJobThatCannotBeActedOnIs409WithTheReason() throws Exception {
+        serve(Optional.of(TOKEN), new RecordingControls(Set.of("backup")) {
+            @Override
+            public RunRequest trigger(String job, String requestId, String requester) {
+                throw new ActionRefusedException("job '" + job + "' runs on every replica: it has no cluster-wide run");
+            }
+        });
 
         HttpResponse<String> answer = post("/api/v1/jobs/backup/runs", "Bearer " + TOKEN, "");
 
-        assertEquals(501, answer.statusCode(), answer.body());
-        assertEquals(501, get("/api/v1/runs/some-id").statusCode());
+        assertEquals(409, answer.statusCode(), answer.body());
+        assertTrue(answer.body().contains("runs on every replica"), answer.body());
     }
 
     @Test

@@ -17,7 +17,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * memory (once per id, as the real one), and records every change it is asked for, so a test can
  * check that a refused request changed nothing.
  */
-public final class RecordingControls implements JobControlPort {
+public class RecordingControls implements JobControlPort {
     private final Set<String> jobs;
     private final List<String> changes = new CopyOnWriteArrayList<>();
     private final Map<String, RunRequest> requests = new ConcurrentHashMap<>();
