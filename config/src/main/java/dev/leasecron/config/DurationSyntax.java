@@ -10,14 +10,14 @@ import java.util.regex.Pattern;
  * {@code 2d}, {@code 500ms}, or ISO-8601 ({@code PT30S}). A bare number is refused: nobody can tell
  * whether {@code 30} meant seconds or minutes.
  */
-final class DurationSyntax {
+public final class DurationSyntax {
     private static final Pattern PART = Pattern.compile("(\\d+)(ms|d|h|m|s)");
     private static final Pattern WHOLE = Pattern.compile("(?:\\d+(?:ms|d|h|m|s))+");
 
     private DurationSyntax() {}
 
     /** @throws IllegalArgumentException with a message fit for the user */
-    static Duration parse(String text) {
+    public static Duration parse(String text) {
         String trimmed = text.strip();
         if (trimmed.startsWith("P") || trimmed.startsWith("p") || trimmed.startsWith("-P")) {
             try {

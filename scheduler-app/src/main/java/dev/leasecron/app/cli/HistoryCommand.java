@@ -28,13 +28,10 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -57,7 +54,6 @@ import picocli.CommandLine.Spec;
         exitCodeList = {"0:shown", "1:the jobs file has errors, the history is off, or the database could not be read",
                 "2:wrong usage"})
 final class HistoryCommand implements Callable<Integer> {
-    private static final Pattern SINCE = Pattern.compile("(\\d{1,9})(ms|s|m|h|d)");
     private static final int ERROR_CELL = 60;
 
     @Mixin
@@ -74,8 +70,9 @@ final class HistoryCommand implements Callable<Integer> {
                     + " missed, superseded, suspended.")
     List<String> outcomes = new ArrayList<>();
 
-    @Option(names = "--since", paramLabel = "DURATION", description = "Only instants at most this old, such as 24h or 7d.")
-    String since;
+    @Option(names = "--since", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Only instants at most this old, such as 24h or 7d.")
+    Duration since;
 
     @Option(names = "--limit", paramLabel = "N", defaultValue = "50", description = "At most N rows (default ${DEFAULT-VALUE}).")
     int limit;
@@ -101,7 +98,7 @@ final class HistoryCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Set<HistoryOutcome> wanted = outcomes();
-        Optional<Duration> within = since == null ? Optional.empty() : Optional.of(duration(since));
+        Optional<Duration> within = Optional.ofNullable(since);
         if (limit < 1) {
             throw new ParameterException(spec.commandLine(), "--limit must be at least 1, was " + limit);
         }
@@ -133,9 +130,7 @@ final class HistoryCommand implements Callable<Integer> {
         }
         int found = usable.errors().isEmpty() ? 0 : 1;
         DatabaseSpec database = usable.database().get();
-        DataSourceSpec primary = database.embedded() ? database.primary() : new DataSourceSpec(
-                SqliteFiles.resolve(database.primary().url(), config.file.toAbsolutePath().getParent()),
-                database.primary().username(), database.primary().password());
+        DataSourceSpec primary = CliDatabase.primary(database, config.file);
         String where = "database " + primary.maskedUrl();
         Optional<Path> file = SqliteFiles.file(primary.url());
         if (file.isPresent() && !Files.exists(file.get())) {
@@ -182,22 +177,6 @@ final class HistoryCommand implements Callable<Integer> {
             }
         }
         return wanted;
-    }
-
-    private Duration duration(String text) {
-        Matcher m = SINCE.matcher(text.trim().toLowerCase(Locale.ROOT));
-        if (!m.matches()) {
-            throw new ParameterException(spec.commandLine(), "--since: expected a number and a unit (ms, s, m, h, d)"
-                    + " such as 24h or 7d, was \"" + text + "\"");
-        }
-        long n = Long.parseLong(m.group(1));
-        return switch (m.group(2)) {
-            case "ms" -> Duration.ofMillis(n);
-            case "s" -> Duration.ofSeconds(n);
-            case "m" -> Duration.ofMinutes(n);
-            case "h" -> Duration.ofHours(n);
-            default -> Duration.ofDays(n);
-        };
     }
 
     private static void printTable(PrintWriter out, List<HistoryEntry> rows, Map<String, String> jobs, Instant now) {

@@ -80,9 +80,7 @@ final class StatusCommand implements Callable<Integer> {
         }
         int found = usable.errors().isEmpty() ? 0 : 1;
         DatabaseSpec database = usable.database().get();
-        DataSourceSpec primary = database.embedded() ? database.primary() : new DataSourceSpec(
-                SqliteFiles.resolve(database.primary().url(), config.file.toAbsolutePath().getParent()),
-                database.primary().username(), database.primary().password());
+        DataSourceSpec primary = CliDatabase.primary(database, config.file);
         String where = "database " + primary.maskedUrl();
         Optional<Path> file = SqliteFiles.file(primary.url());
         if (file.isPresent() && !Files.exists(file.get())) {

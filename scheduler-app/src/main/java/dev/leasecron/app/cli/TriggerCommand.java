@@ -24,12 +24,9 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -60,7 +57,6 @@ final class TriggerCommand implements Callable<Integer> {
     static final int FAILED = 1;
     static final int NOT_REQUESTED = 3;
     static final int GAVE_UP = 4;
-    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
     private static final Duration POLL = Duration.ofMillis(250);
 
     @Mixin
@@ -76,9 +72,9 @@ final class TriggerCommand implements Callable<Integer> {
             + " the same id runs nothing more and reports the request on record: retry with it, or follow it with --wait.")
     String requestId;
 
-    @Option(names = "--wait-timeout", paramLabel = "DURATION", description = "With --wait, give up after this long, such as"
+    @Option(names = "--wait-timeout", paramLabel = "DURATION", converter = DurationConverter.class, description = "With --wait, give up after this long, such as"
             + " 90s or 5m (default: the job's timeout plus 1m, since the run may wait for a round of the job running now).")
-    String waitTimeout;
+    Duration waitTimeout;
 
     @Spec
     CommandSpec spec;
@@ -93,7 +89,7 @@ final class TriggerCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Optional<Duration> bound = Optional.ofNullable(waitTimeout).map(this::duration);
+        Optional<Duration> bound = Optional.ofNullable(waitTimeout);
         UsableConfig usable = new ConfigLoader(context.environment(), JobTypeChecker.acceptAny()).loadUsable(config.file);
         // A mistake in another job does not stop this one; the mistakes are shown all the same.
         usable.errors().forEach(err::println);
@@ -103,9 +99,7 @@ final class TriggerCommand implements Callable<Integer> {
         }
         Optional<JobSpec> spec = usable.jobs().stream().filter(j -> j.name().equals(job)).findFirst();
         DatabaseSpec database = usable.database().get();
-        DataSourceSpec primary = database.embedded() ? database.primary() : new DataSourceSpec(
-                SqliteFiles.resolve(database.primary().url(), config.file.toAbsolutePath().getParent()),
-                database.primary().username(), database.primary().password());
+        DataSourceSpec primary = CliDatabase.primary(database, config.file);
         String where = "database " + primary.maskedUrl();
         Optional<Path> file = SqliteFiles.file(primary.url());
         if (spec.isPresent() && file.isPresent() && !Files.exists(file.get())) {
@@ -200,20 +194,5 @@ final class TriggerCommand implements Callable<Integer> {
         err.println(message);
         err.flush();
         return NOT_REQUESTED;
-    }
-
-    private Duration duration(String text) {
-        Matcher m = DURATION.matcher(text.trim().toLowerCase(Locale.ROOT));
-        if (!m.matches()) {
-            throw new ParameterException(spec.commandLine(), "--wait-timeout: expected a number and a unit (ms, s, m, h)"
-                    + " such as 90s or 5m, was \"" + text + "\"");
-        }
-        long n = Long.parseLong(m.group(1));
-        return switch (m.group(2)) {
-            case "ms" -> Duration.ofMillis(n);
-            case "s" -> Duration.ofSeconds(n);
-            case "m" -> Duration.ofMinutes(n);
-            default -> Duration.ofHours(n);
-        };
     }
 }
