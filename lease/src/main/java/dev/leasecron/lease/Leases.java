@@ -70,7 +70,8 @@ public final class Leases {
     }
 
     /**
-     * Learns the kind of the primary database and creates {@code gst_leases} when missing
+     * Learns the kind of the primary database and creates {@code gst_leases} and
+     * {@code gst_suspensions} (and {@code gst_history} when the history is kept) when missing
      * (idempotent, safe from many replicas at once).
      *
      * @throws UnsupportedDatabaseException the database cannot carry leases (ClickHouse)
@@ -79,6 +80,7 @@ public final class Leases {
     public void initialize() {
         LeaseStore s = detectStore();
         s.createTableIfMissing();
+        s.createSuspensionsIfMissing();
         if (history.enabled()) {
             s.createHistoryIfMissing();
         }

@@ -15,6 +15,9 @@
  *       finishes of many handles in one statement per 500 names.
  *   <li>{@link dev.leasecron.lease.LeaseViews} ({@code leases.views()}): reads of the table for
  *       operators and the census of replicas, changing nothing.
+ *   <li>{@link dev.leasecron.lease.JobControls} ({@code leases.controls()}): operators' suspensions of
+ *       jobs ({@code gst_suspensions}), read by every replica; a suspended job's instants are still
+ *       claimed, once each, and finished at once as {@code suspended}.
  *   <li>{@link dev.leasecron.lease.LeaseScope}, {@link dev.leasecron.lease.LeaseLostException},
  *       {@link dev.leasecron.lease.ConnectionWork}: the scope work runs in, the loss it ends with, and
  *       a guarded transaction's statements. This module depends on no other of leasecron's: the
