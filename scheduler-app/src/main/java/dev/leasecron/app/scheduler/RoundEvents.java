@@ -95,6 +95,26 @@ final class RoundEvents {
                 .log("instant {} of {} was cut short and is given up for {}: it never runs again", given, job.name(), by);
     }
 
+    /**
+     * An instant of a suspended job left alone: finished at once by the replica that claimed it (its
+     * history row says {@code suspended}), or, for a job of every replica, not run here. {@code along}:
+     * the instants a late claim took along, suspended with it and recorded as a span of their own.
+     */
+    void suspended(ScheduledJob job, Instant instant, long term, dev.leasecron.lease.Suspension suspension,
+            Optional<InstantSpan> along) {
+        listener.suspended(job, 1 + along.map(InstantSpan::count).orElse(0L));
+        along.ifPresent(span -> history.record(job, span, HistoryOutcome.SUSPENDED, SuspendedInstants.reason(suspension)));
+        event(Level.INFO, INSTANT_SUSPENDED, job)
+                .addKeyValue("instant", instant.toString())
+                .addKeyValue("term", term)
+                .addKeyValue("suspended_by", suspension.by())
+                .addKeyValue("reason", suspension.reason())
+                .addKeyValue("since", suspension.since().toString())
+                .addKeyValue("taken_along", along.map(InstantSpan::count).orElse(0L))
+                .log("instant {} of {} not run: the job is suspended (by {}{})", instant, job.name(), suspension.by(),
+                        suspension.reason().isBlank() ? "" : ": " + suspension.reason());
+    }
+
     void skipped(ScheduledJob job, InstantSpan span, Optional<Instant> next) {
         listener.skipped(job, span.count());
         history.record(job, span, HistoryOutcome.SKIPPED, "a round of the job overran them");
@@ -187,6 +207,12 @@ final class RoundEvents {
     static void sweepFailed(Duration retry, String error) {
         LOG.atLevel(Level.WARN).addKeyValue("event", RERUN_SWEEP_FAILED).addKeyValue("error", error)
                 .log("rerun sweep failed, trying again in {}: {}", retry, error);
+    }
+
+    static void suspensionsUnread(Duration retry, String error) {
+        LOG.atLevel(Level.WARN).addKeyValue("event", DATABASE_UNAVAILABLE).addKeyValue("error", error)
+                .log("could not read the jobs' suspensions, keeping the last ones read and trying again every {}: {}",
+                        retry, error);
     }
 
     static void dispatcherFailed(RuntimeException e) {
