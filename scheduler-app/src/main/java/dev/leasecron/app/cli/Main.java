@@ -44,7 +44,9 @@ public final class Main {
                 .addSubcommand(new NextCommand(context))
                 .addSubcommand(new RunCommand(context))
                 .addSubcommand(new StatusCommand(context))
-                .addSubcommand(new HistoryCommand(context));
+                .addSubcommand(new HistoryCommand(context))
+                .addSubcommand(new SuspendCommand(context))
+                .addSubcommand(new ResumeCommand(context));
     }
 
     private static CliContext systemContext() {
