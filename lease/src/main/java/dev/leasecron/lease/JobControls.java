@@ -22,8 +22,8 @@ import java.util.Optional;
  * {@link RoundEnd}). A round already running when the job is suspended runs to its end.
  *
  * <p>{@link #suspend} and {@link #resume} write through any connection to the primary database: the
- * command line calls them over a database opened with {@link Leases#openExisting()}, and create the
- * table if no replica of this version has started there yet.
+ * command line calls them over a database opened with {@link Leases#openExisting()}, and a suspension
+ * creates the table if no replica of this version has started there yet.
  */
 public final class JobControls {
     private final Leases leases;
@@ -34,7 +34,8 @@ public final class JobControls {
 
     /**
      * Suspends the job under {@code name}; a job already suspended keeps its first suspension. One
-     * statement (and one more that creates the table when missing), so two operators suspending at once
+     * statement (and, on a database where no replica of this version has started, the creation of the
+     * table and the statement again), so two operators suspending at once
      * leave exactly one suspension, the first one's. {@code by} is cut to 191 UTF-8 bytes and
      * {@code reason} to 500, each with a marker that says so.
      *
@@ -45,8 +46,18 @@ public final class JobControls {
      */
     public boolean suspend(String name, String by, String reason) {
         LeaseName.validate(name);
-        leases.store().createSuspensionsIfMissing();
-        return leases.store().suspend(name, by == null ? "" : by, reason == null ? "" : reason) == 1;
+        String who = by == null ? "" : by;
+        String why = reason == null ? "" : reason;
+        try {
+            return leases.store().suspend(name, who, why) == 1;
+        } catch (LeaseDatabaseException e) {
+            if (!tableMissing()) {
+                throw e;
+            }
+            // A database whose replicas predate suspensions: the first one creates the table.
+            leases.store().createSuspensionsIfMissing();
+            return leases.store().suspend(name, who, why) == 1;
+        }
     }
 
     /**
