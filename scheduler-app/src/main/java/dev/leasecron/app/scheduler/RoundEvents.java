@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import dev.leasecron.lease.HistoryOutcome;
+import dev.leasecron.lease.Suspension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
@@ -100,7 +101,7 @@ final class RoundEvents {
      * history row says {@code suspended}), or, for a job of every replica, not run here. {@code along}:
      * the instants a late claim took along, suspended with it and recorded as a span of their own.
      */
-    void suspended(ScheduledJob job, Instant instant, long term, dev.leasecron.lease.Suspension suspension,
+    void suspended(ScheduledJob job, Instant instant, long term, Suspension suspension,
             Optional<InstantSpan> along) {
         listener.suspended(job, 1 + along.map(InstantSpan::count).orElse(0L));
         along.ifPresent(span -> history.record(job, span, HistoryOutcome.SUSPENDED, SuspendedInstants.reason(suspension)));

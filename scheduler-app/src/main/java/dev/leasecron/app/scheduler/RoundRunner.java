@@ -51,11 +51,6 @@ final class RoundRunner {
         this.suspended = suspended;
     }
 
-    /** Whether {@code job} is suspended as this replica last read it. */
-    boolean suspended(ScheduledJob job) {
-        return suspended.suspended(job);
-    }
-
     /**
      * Runs the round of {@code handle}'s instant to its end, or until it is cut short, and records and
      * logs its end. Counted as running until then. A suspended job's instant (a rerun's too) is

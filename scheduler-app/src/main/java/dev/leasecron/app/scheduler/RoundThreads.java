@@ -22,7 +22,7 @@ final class RoundThreads {
     /** Runs the round of {@code handle}, the claim of {@code s}'s instant just won. */
     void claimed(JobState s, Handle handle) {
         start(s, () -> {
-            if (s.catchUp && !with.rounds().suspended(s.job)) {
+            if (s.catchUp && !with.suspended().suspended(s.job)) { // no catching up an instant left alone
                 with.events().caughtUp(s.job, s.slot, s.lastOnRecord);
             }
             // The instants between the last one on record and this one were never claimed and never will be.

@@ -27,6 +27,7 @@ final class SuspendedInstants {
         this.events = events;
     }
 
+    /** Whether {@code job} is suspended as this replica last read it. */
     boolean suspended(ScheduledJob job) {
         return suspensions.of(job).isPresent();
     }

@@ -37,7 +37,10 @@
  * ({@link dev.leasecron.app.scheduler.CatchUp}, which reads the last instant on record on a thread of its
  * own and decides whether the most recent one missed is caught up). Beside the path: the
  * {@link dev.leasecron.app.scheduler.RerunSweep} claims instants cut short again, the
- * {@link dev.leasecron.app.scheduler.ReplicaCensus} counts the replicas for the placement, and
+ * {@link dev.leasecron.app.scheduler.ReplicaCensus} counts the replicas for the placement, the
+ * {@link dev.leasecron.app.scheduler.Suspensions} read the operators' suspensions every renew interval
+ * (a suspended job's instant is claimed as usual and {@code RoundRunner.run} hands it to
+ * {@link dev.leasecron.app.scheduler.SuspendedInstants}, which finishes it at once as suspended), and
  * {@link dev.leasecron.app.scheduler.SchedulerSettings} holds the tuning.
  *
  * <h2>Glossary</h2>
@@ -57,6 +60,8 @@
  *       lost the job's last instant: the replica that won it claims first, alone.</dd>
  *   <dt>caught up</dt><dd>At start, the most recent instant no replica ran, run late once when the job
  *       asks for it ({@code catchUp: latest}) and it is recent enough.</dd>
+ *   <dt>suspended</dt><dd>An instant of a job an operator suspended: claimed by one replica as any other,
+ *       and finished at once without running; logged {@code instant.suspended}.</dd>
  * </dl>
  */
 package dev.leasecron.app.scheduler;

@@ -9,6 +9,7 @@ import dev.leasecron.app.logging.Events;
 import dev.leasecron.lease.HistoryEntry;
 import dev.leasecron.lease.HistoryOutcome;
 import dev.leasecron.lease.HistoryQuery;
+import dev.leasecron.lease.HistoryTrigger;
 import dev.leasecron.lease.Leases;
 import dev.leasecron.lease.testing.TestDatabase;
 import dev.leasecron.lease.testing.TestTimings;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -150,5 +152,29 @@ class SuspendTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> job.rounds(r -> r.instant().isAfter(resumedAt)).stream()
                     .map(RecordingJob.Round::replica).distinct().count() == 2);
         }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void aReplicaStartingWhileTheJobIsSuspendedRecordsItsCatchUpSuspended(TestDatabase db) throws Exception {
+        String name = uniqueName("suspend-start");
+        RecordingJob job = new RecordingJob();
+        Leases operator = db.leases(TestTimings.FAST);
+        try (Replica first = new Replica(db, TestTimings.FAST).start(job(name, job, "first", true))) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> job.rounds().size() >= 1);
+        }
+        Instant stopped = operator.readDatabaseClock();
+        assertTrue(operator.controls().suspend("cron:" + name, "test:dave", "restore"));
+        // An instant passes with no replica up: the next one to start catches it up at once, before any look on its cadence.
+        await().atMost(Duration.ofSeconds(5)).until(() -> operator.readDatabaseClock().isAfter(stopped.plus(SECOND).plus(SECOND)));
+
+        try (LogCapture log = LogCapture.start();
+                Replica second = new Replica(db, TestTimings.FAST).start(job(name, job, "second", true))) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> history(operator, name, HistoryOutcome.SUSPENDED).size() >= 2);
+            assertTrue(log.of(Events.INSTANT_CAUGHT_UP, name).isEmpty(), "nothing caught up while suspended");
+        }
+        assertEquals(List.of(), job.rounds(r -> r.replica().equals("second")), "the starting replica ran nothing");
+        assertEquals(Optional.of(HistoryTrigger.CATCH_UP), history(operator, name, HistoryOutcome.SUSPENDED).getLast().trigger(),
+                "the catch-up's instant, recorded suspended");
     }
 }
