@@ -177,4 +177,30 @@ class SuspendTest {
         assertEquals(Optional.of(HistoryTrigger.CATCH_UP), history(operator, name, HistoryOutcome.SUSPENDED).getLast().trigger(),
                 "the catch-up's instant, recorded suspended");
     }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void aRoundCutShortBeforeTheSuspensionIsNotRunAgainWhileSuspended(TestDatabase db) throws Exception {
+        String name = uniqueName("suspend-rerun");
+        RecordingJob job = new RecordingJob();
+        job.behave(context -> {
+            if (!context.rerun()) {
+                Thread.sleep(Duration.ofMinutes(1)); // until the shutdown cuts it short
+            }
+        });
+        Leases operator = db.leases(TestTimings.FAST);
+        Replica first = new Replica(db, TestTimings.FAST).start(job(name, job, "first", true));
+        await().atMost(Duration.ofSeconds(10)).until(() -> job.rounds().size() == 1);
+        Instant cut = job.rounds().getFirst().instant();
+        assertTrue(operator.controls().suspend("cron:" + name, "test:erin", ""));
+        assertTrue(first.shutdown(Duration.ZERO), "the round winds down once cut short");
+
+        try (Replica second = new Replica(db, TestTimings.FAST).start(job(name, job, "second", true))) {
+            // Its rerun is claimed (found by the sweep, or given up for a later claim) and left alone.
+            await().atMost(Duration.ofSeconds(10)).until(() -> history(operator, name, HistoryOutcome.SUSPENDED).stream()
+                    .anyMatch(e -> e.instant().isAfter(cut)));
+        }
+        assertEquals(1, job.rounds().size(), "nothing ran again: " + job.rounds());
+        assertTrue(job.rounds(RecordingJob.Round::rerun).isEmpty());
+    }
 }
