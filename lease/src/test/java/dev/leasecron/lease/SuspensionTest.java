@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.leasecron.lease.testing.TestDatabase;
 import dev.leasecron.lease.testing.TestTimings;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -141,5 +142,44 @@ class SuspensionTest {
         } finally {
             db.leases(TestTimings.FAST); // as a replica starting would: the table is there for the others
         }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void theLastInstantIsClaimedAgainOnceForACatchUp(TestDatabase db) {
+        Leases a = db.leases(TestTimings.FAST);
+        Leases b = db.leases(TestTimings.FAST);
+        String name = uniqueName("suspend-catch-up");
+        Instant t2 = T1.plusSeconds(60);
+        Handle suspended = a.slots().claimSlot(name, T1).orElseThrow();
+        assertTrue(a.slots().claimLastAgain(name, T1).isEmpty(), "held by its claim");
+        a.batches().finishAll(Map.of(suspended, T1), Map.of(suspended, new RoundEnd(HistoryOutcome.SUSPENDED, "")));
+        assertTrue(a.slots().claimLastAgain(name, T1.minusSeconds(60)).isEmpty(), "only the last instant on record");
+
+        Handle caughtUp = b.slots().claimLastAgain(name, T1).orElseThrow();
+        assertEquals(suspended.term() + 1, caughtUp.term());
+        assertEquals(T1, caughtUp.slot().orElseThrow());
+        assertFalse(caughtUp.rerun());
+        assertTrue(a.slots().claimLastAgain(name, T1).isEmpty(), "held");
+        b.batches().finishAll(Map.of(caughtUp, T1));
+        assertTrue(a.slots().claimLastAgain(name, T1).isEmpty(), "once: claimed a second time already");
+        assertTrue(a.slots().unfinishedSlots(List.of(name), Duration.ZERO).free().isEmpty());
+
+        List<HistoryEntry> rows = a.history().entries(HistoryQuery.latest(List.of(name), 10));
+        assertEquals(List.of(HistoryOutcome.OK, HistoryOutcome.SUSPENDED), rows.stream().map(HistoryEntry::outcome).toList());
+        assertEquals(java.util.Optional.of(HistoryTrigger.CATCH_UP), rows.getFirst().trigger());
+
+        Handle next = a.slots().claimSlot(name, t2).orElseThrow();
+        assertTrue(next.superseded().isEmpty(), "the catch-up ran to its end: nothing given up");
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void anInstantCutShortIsNotClaimedAgainForACatchUp(TestDatabase db) {
+        Leases leases = db.leases(TestTimings.FAST);
+        String name = uniqueName("suspend-catch-up-cut");
+        Handle h = leases.slots().claimSlot(name, T1).orElseThrow();
+        leases.batches().releaseAll(List.of(h));
+        assertTrue(leases.slots().claimLastAgain(name, T1).isEmpty(), "unfinished: the rerun's to take");
     }
 }

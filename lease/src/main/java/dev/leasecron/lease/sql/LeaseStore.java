@@ -256,6 +256,11 @@ public final class LeaseStore {
         return call("find unfinished", () -> RerunStatement.find(sql, names, lookAheadMs));
     }
 
+    public int claimLastAgain(String name, long term, long slotMs, String holder, String instance) {
+        return call("claim the last instant again", () -> RerunStatement.claimLastAgain(sql, name, term, slotMs, holder,
+                instance));
+    }
+
     public int claimAgain(String name, long term, String holder, String instance) {
         return call("claim again", () -> RerunStatement.claimAgain(sql, name, term, holder, instance));
     }
