@@ -167,6 +167,13 @@ final class RoundEvents {
                 .log("catching up {} of {}: the most recent instant no replica ran", instant, job.name());
     }
 
+    void caughtUpOnResume(ScheduledJob job, Instant instant) {
+        event(Level.INFO, INSTANT_CAUGHT_UP, job)
+                .addKeyValue("instant", instant.toString())
+                .addKeyValue("on_resume", true)
+                .log("catching up {} of {} on its resume: the latest instant, suspended", instant, job.name());
+    }
+
     void overrun(ScheduledJob job, Instant instant, Instant next) {
         event(Level.WARN, ROUND_OVERRUN, job)
                 .addKeyValue("instant", instant.toString())

@@ -28,6 +28,7 @@ public final class Scheduler {
     private final LeaseScope rounds = LeaseScope.root();
     private final ReplicaCensus census;
     private final Suspensions suspensions;
+    private final ResumeCatchUp resumeCatchUp;
     private final RoundRunner roundRunner;
     private final Dispatcher dispatcher;
     private final Map<String, JobState> jobs = new LinkedHashMap<>();
@@ -55,10 +56,12 @@ public final class Scheduler {
         RoundEvents events = new RoundEvents(listener,
                 withLeases ? new SpanHistory(leases, settings.endingWindow()) : SpanHistory.NONE);
         this.census = new ReplicaCensus(leases, () -> clusterJobs.keySet(), claiming, settings);
-        this.suspensions = new Suspensions(leases, () -> leaseNames, claiming);
+        this.suspensions = new Suspensions(leases, () -> leaseNames, claiming, this::resumed);
         RoundEnds ends = new RoundEnds(leases, settings.endingWindow());
         SuspendedInstants suspended = new SuspendedInstants(suspensions, ends, clock, events);
         this.roundRunner = new RoundRunner(leases, ends, transactions, rounds, clock, events, inFlight, suspended);
+        this.resumeCatchUp = new ResumeCatchUp(leases, roundRunner, () -> clusterJobs, settings.catchUpWindow(), claiming,
+                events);
         LocalRounds local = new LocalRounds(rounds, transactions, leases.instance(), clock, events, inFlight);
         CatchUp catchUp = new CatchUp(leases, clock, settings.catchUpWindow(), events);
         this.dispatcher = new Dispatcher(new Scheduling(leases, clock, claiming, settings, events, catchUp, roundRunner,
@@ -130,6 +133,14 @@ public final class Scheduler {
         byName.values().stream().filter(ScheduledJob::clusterWide).forEach(j -> byLease.put(j.leaseName(), j));
         clusterJobs = Map.copyOf(byLease);
         leaseNames = byName.values().stream().map(ScheduledJob::leaseName).toList();
+    }
+
+    /**
+     * Jobs were resumed: the catch-up on resume runs rounds, which look at the suspensions, so it is
+     * built after them and told of resumes through here.
+     */
+    private void resumed(Collection<String> leaseNames) {
+        resumeCatchUp.resumed(leaseNames);
     }
 
     /** The tuning this scheduler runs with. */

@@ -6,8 +6,10 @@ import dev.leasecron.lease.Leases;
 import dev.leasecron.lease.Suspension;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -15,7 +17,8 @@ import java.util.function.Supplier;
  * reads them all, and the rounds look at the snapshot it leaves, never at the database. A suspension
  * is thus honoured here within one renew interval of its writing; a claim won just before that runs.
  *
- * <p>While the database does not answer, the last snapshot stands: a replica that lost sight of the
+ * <p>A job suspended at one look and not at the next was resumed: the {@link ResumeCatchUp} hears of it.
+ * While the database does not answer, the last snapshot stands: a replica that lost sight of the
  * table must not take that for every job resumed. The claims fail meanwhile anyway.
  */
 final class Suspensions {
@@ -23,6 +26,7 @@ final class Suspensions {
     private final Supplier<Collection<String>> names;
     private final LeaseScope scope;
     private final Duration every;
+    private final Consumer<Collection<String>> resumed;
     /** By lease name; replaced whole by each read. */
     private volatile Map<String, Suspension> snapshot = Map.of();
     /** Whether the last read failed, so a long outage is logged once, not at every read. */
@@ -31,9 +35,12 @@ final class Suspensions {
     /**
      * @param names the lease names of this replica's jobs, read at each look
      * @param scope the looks end with it
+     * @param resumed told of the jobs (lease names) suspended at the previous look and no longer, on the
+     *     looking thread: it must not block
      */
-    Suspensions(Leases leases, Supplier<Collection<String>> names, LeaseScope scope) {
+    Suspensions(Leases leases, Supplier<Collection<String>> names, LeaseScope scope, Consumer<Collection<String>> resumed) {
         this.leases = leases;
+        this.resumed = resumed;
         this.names = names;
         this.scope = scope;
         this.every = leases.timings().renewInterval();
@@ -56,14 +63,23 @@ final class Suspensions {
     /** Reads the suspensions of the jobs now; called once before the first claim, then every renew interval. */
     void read() {
         Collection<String> jobs = names.get();
+        Map<String, Suspension> before = snapshot;
+        Map<String, Suspension> now;
         try {
-            snapshot = jobs.isEmpty() ? Map.of() : Map.copyOf(leases.controls().suspensions(jobs));
+            now = jobs.isEmpty() ? Map.of() : Map.copyOf(leases.controls().suspensions(jobs));
+            snapshot = now;
             failing = false;
         } catch (LeaseDatabaseException e) {
             if (!failing) {
                 RoundEvents.suspensionsUnread(every, e.getMessage());
             }
             failing = true;
+            return;
+        }
+        // A job gone from the config is not resumed: its suspension is simply no longer read.
+        List<String> ended = before.keySet().stream().filter(n -> !now.containsKey(n) && jobs.contains(n)).toList();
+        if (!ended.isEmpty()) {
+            resumed.accept(ended);
         }
     }
 

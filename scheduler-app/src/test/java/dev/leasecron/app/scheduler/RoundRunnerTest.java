@@ -81,7 +81,7 @@ class RoundRunnerTest {
         };
         RoundEnds ends = new RoundEnds(leases, SchedulerSettings.DEFAULTS.endingWindow());
         RoundEvents events = new RoundEvents(listener);
-        SuspendedInstants none = new SuspendedInstants(new Suspensions(leases, java.util.List::of, rounds), ends, clock, events);
+        SuspendedInstants none = new SuspendedInstants(new Suspensions(leases, java.util.List::of, rounds, names -> {}), ends, clock, events);
         runner = new RoundRunner(leases, ends, new GuardedTransactions(leases, pool, Map.of()), rounds, clock, events,
                 inFlight, none);
         entries.start();

@@ -203,4 +203,50 @@ class SuspendTest {
         assertEquals(1, job.rounds().size(), "nothing ran again: " + job.rounds());
         assertTrue(job.rounds(RecordingJob.Round::rerun).isEmpty());
     }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void onResumeTheLatestSuspendedInstantRunsOnceWhenTheJobCatchesUp(TestDatabase db) throws Exception {
+        String latest = uniqueName("resume-latest");
+        String none = uniqueName("resume-none");
+        RecordingJob job = new RecordingJob();
+        Duration period = Duration.ofSeconds(2);
+        Leases operator = db.leases(TestTimings.FAST);
+        java.util.function.BiFunction<String, String, ScheduledJob[]> jobs = (replica, unused) -> new ScheduledJob[] {
+                new ScheduledJob(latest, "cron:" + latest, new EveryPeriod(period), job.type(), job,
+                        Map.of("replica", replica), Duration.ofMinutes(1), true, true),
+                new ScheduledJob(none, "cron:" + none, new EveryPeriod(period), job.type(), job,
+                        Map.of("replica", replica), Duration.ofMinutes(1), false, true)};
+        Instant caughtUp;
+        try (LogCapture log = LogCapture.start();
+                Replica a = new Replica(db, TestTimings.FAST).start(jobs.apply("a", ""));
+                Replica b = new Replica(db, TestTimings.FAST).start(jobs.apply("b", ""))) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> job.rounds(r -> r.job().equals(latest)).size() >= 1
+                    && job.rounds(r -> r.job().equals(none)).size() >= 1);
+            assertTrue(operator.controls().suspend("cron:" + latest, "test:frank", "catch-up"));
+            assertTrue(operator.controls().suspend("cron:" + none, "test:frank", "no catch-up"));
+            await().atMost(Duration.ofSeconds(10)).until(() -> !history(operator, latest, HistoryOutcome.SUSPENDED).isEmpty()
+                    && !history(operator, none, HistoryOutcome.SUSPENDED).isEmpty());
+            // Resumed right after a suspended instant: the next one is most of a period away.
+            int seen = history(operator, latest, HistoryOutcome.SUSPENDED).size();
+            await().atMost(Duration.ofSeconds(10)).until(() -> history(operator, latest, HistoryOutcome.SUSPENDED).size() > seen);
+            caughtUp = history(operator, latest, HistoryOutcome.SUSPENDED).getFirst().instant();
+            assertTrue(operator.controls().resume("cron:" + latest));
+            assertTrue(operator.controls().resume("cron:" + none));
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> !job.rounds(r -> r.job().equals(latest)
+                    && r.instant().equals(caughtUp)).isEmpty());
+            await().atMost(Duration.ofSeconds(10)).until(() -> job.rounds(r -> r.job().equals(latest)
+                    && r.instant().isAfter(caughtUp)).size() >= 2);
+            assertEquals(1, log.of(Events.INSTANT_CAUGHT_UP, latest).size(), "asked by both replicas, caught up by one");
+        }
+        assertEquals(1, job.rounds(r -> r.job().equals(latest) && r.instant().equals(caughtUp)).size(), "once");
+        HistoryEntry row = operator.history().entries(HistoryQuery.latest(List.of("cron:" + latest), 100)).stream()
+                .filter(e -> e.instant().equals(caughtUp) && e.outcome() == HistoryOutcome.OK).findFirst().orElseThrow();
+        assertEquals(Optional.of(HistoryTrigger.CATCH_UP), row.trigger());
+        Instant firstSuspended = history(operator, none, HistoryOutcome.SUSPENDED).getLast().instant();
+        assertEquals(List.of(), job.rounds(r -> r.job().equals(none) && !r.instant().isBefore(firstSuspended)
+                        && history(operator, none, HistoryOutcome.SUSPENDED).stream().anyMatch(e -> e.instant().equals(r.instant()))),
+                "catchUp: none leaves its suspended instants alone");
+    }
 }
