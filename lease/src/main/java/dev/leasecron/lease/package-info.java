@@ -138,6 +138,12 @@
  *       whose every job is of {@code scope: replica}, which takes no lease, deciding when an instant
  *       is due by the process clock, since no lease statement reads the database's there; a file
  *       with a cluster-wide job is refused at start.
+ *   <li>Claim the last instant again ({@link dev.leasecron.lease.InstantSlots#claimLastAgain}), not in
+ *       the specification: an instant that was finished without running (its job suspended) is
+ *       claimed a second time for a late run when its job is resumed. It takes the last instant on
+ *       record only when finished, never claimed a second time and free, under the term read, and
+ *       marks it claimed a second time ({@code rerun_slot_ms}), so it runs once, and a round of it
+ *       cut short is not run again, like a rerun cut short.
  *   <li>jOOQ's check of the database's version against its dialect is silenced in the daemon's
  *       logging: the open-source dialects support only recent versions and warn at every start on
  *       the versions above, on which these statements are tested.

@@ -1,6 +1,7 @@
 package dev.leasecron.app.cli;
 
 import dev.leasecron.app.control.JobActions;
+import dev.leasecron.config.CatchUp;
 import dev.leasecron.config.JobSpec;
 import dev.leasecron.lease.Leases;
 import java.io.PrintWriter;
@@ -9,14 +10,16 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code leasecron resume --config FILE JOB}: ends the job's suspension, straight on the primary
- * database; its next instant runs, on whichever replica claims it. The instants that came while it
- * was suspended stay suspended: none is caught up.
+ * database; its next instant runs, on whichever replica claims it. A job of {@code catchUp: latest}
+ * first runs its latest suspended instant, once, when it is recent enough (the replicas decide, see
+ * {@code ResumeCatchUp}); the other instants that came while it was suspended stay suspended.
  */
 @Command(
         name = "resume",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
-        description = {"Resumes a suspended job: its next instant runs. Instants suspended meanwhile are not run."},
+        description = {"Resumes a suspended job: its next instant runs. With catchUp: latest, its latest suspended"
+                + " instant runs first, once, if it is within 24h; the other suspended instants are not run."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:resumed, or it was not suspended", "1:the jobs file has errors, the job is not in it, or the"
                 + " database could not be reached; nothing changed", "2:wrong usage"})
@@ -38,7 +41,8 @@ final class ResumeCommand extends JobControlCommand {
         }
         Instant now = leases.readDatabaseClock();
         out.println("resumed " + job.name() + ": its next instant runs"
-                + job.schedule().next(now).map(z -> " (" + z.toInstant() + ")").orElse(""));
+                + job.schedule().next(now).map(z -> " (" + z.toInstant() + ")").orElse("")
+                + (job.catchUp() == CatchUp.LATEST ? "; its latest instant, if suspended within 24h, runs first (catchUp: latest)" : ""));
         return 0;
     }
 }

@@ -81,7 +81,9 @@ public final class JobActions {
     }
 
     /**
-     * Resumes {@code job}: its next instant runs, on whichever replica claims it. Logged
+     * Resumes {@code job}: its next instant runs, on whichever replica claims it, and a job of
+     * {@code catchUp: latest} first runs its latest instant, once, when that one is on record suspended
+     * within the catch-up window (the replicas decide, as they see the resume). Logged
      * {@code job.resumed} when it was suspended.
      *
      * @return true if it was suspended

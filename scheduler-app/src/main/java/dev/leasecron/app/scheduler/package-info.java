@@ -40,7 +40,9 @@
  * {@link dev.leasecron.app.scheduler.ReplicaCensus} counts the replicas for the placement, the
  * {@link dev.leasecron.app.scheduler.Suspensions} read the operators' suspensions every renew interval
  * (a suspended job's instant is claimed as usual and {@code RoundRunner.run} hands it to
- * {@link dev.leasecron.app.scheduler.SuspendedInstants}, which finishes it at once as suspended), and
+ * {@link dev.leasecron.app.scheduler.SuspendedInstants}, which finishes it at once as suspended; on
+ * resume the {@link dev.leasecron.app.scheduler.ResumeCatchUp} runs the latest suspended instant once
+ * for a job of {@code catchUp: latest}), and
  * {@link dev.leasecron.app.scheduler.SchedulerSettings} holds the tuning.
  *
  * <h2>Glossary</h2>
