@@ -23,7 +23,11 @@ public enum HistoryOutcome {
     MISSED,
     /** A cut-short instant given up because a later instant of its job came first. */
     SUPERSEDED,
-    /** Instants not run because an operator suspended the job. */
+    /**
+     * Instants not run because an operator suspended the job: the instant's claim row (term above 0),
+     * completed by the replica that claimed and finished it without running it; or a span (term 0) of
+     * the instants a late claim of such an instant took along.
+     */
     SUSPENDED;
 
     /** The name in logs, the CLI and the JSON API: {@code ok}, {@code cut_short}, ... */

@@ -195,6 +195,40 @@ public final class InstantSlots {
         return leases.store().lastSlot(name).filter(ms -> ms != 0).map(Instant::ofEpochMilli);
     }
 
+    /**
+     * Claims {@code slot} a second time for a late run of an instant that did not run: an instant of a
+     * suspended job, caught up when the job is resumed. {@code slot} must be the last instant on record
+     * under {@code name}, finished (not cut short), never claimed a second time, and the name free.
+     * The claim records it as claimed a second time, so it is taken again this way at most once
+     * cluster-wide however many replicas ask, and a round of it cut short is not run again (as a
+     * rerun cut short is not); its history row has the trigger {@link HistoryTrigger#CATCH_UP}.
+     * The caller decides that the instant did not run; this claim only makes the run exclusive.
+     *
+     * @return the handle, its round to run and finish as any other; empty when any condition fails
+     */
+    public Optional<Handle> claimLastAgain(String name, Instant slot) {
+        LeaseName.validate(name);
+        long slotMs = slotMillis(slot);
+        LeaseStore s = leases.store();
+        Optional<SlotRow> read = s.readSlot(name);
+        if (read.isEmpty()) {
+            return Optional.empty();
+        }
+        SlotRow row = read.get();
+        leases.clock().observe(row.nowMs(), System.nanoTime());
+        if (!row.expired() || row.slotMs() != slotMs || row.unfinishedSlotMs() != 0 || row.rerunSlotMs() >= slotMs) {
+            return Optional.empty();
+        }
+        String holder = Tokens.newHolder();
+        long started = System.nanoTime();
+        if (s.claimLastAgain(name, row.term(), slotMs, holder, leases.instance()) != 1) {
+            return Optional.empty();
+        }
+        Handle h = leases.handle(name, holder, row.term() + 1, started, slotMs, false, null, 0);
+        leases.history().claimed(List.of(h), n -> HistoryTrigger.CATCH_UP);
+        return Optional.of(h);
+    }
+
     private Optional<Handle> recorded(Handle h) {
         leases.history().claimed(List.of(h), name -> HistoryTrigger.SCHEDULED);
         return Optional.of(h);

@@ -2,6 +2,9 @@ package dev.leasecron.lease;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -12,6 +15,16 @@ import java.util.Optional;
  * <p>Nothing here runs a job: replicas read suspensions and pending requests at every renew interval
  * and act on them through the lease protocol, so a request runs on exactly one replica and a suspension
  * is honoured cluster-wide within one renew interval.
+ *
+ * <p>Suspensions live in {@code gst_suspensions}, one row per suspended name, its time by the database
+ * clock. A suspension does not stop the claims: the replicas go on claiming the job's instants, so each
+ * is claimed once and on record, and the one that wins an instant of a suspended job finishes it at once
+ * with the history outcome {@link HistoryOutcome#SUSPENDED} instead of running it (see
+ * {@link RoundEnd}). A round already running when the job is suspended runs to its end.
+ *
+ * <p>{@link #suspend} and {@link #resume} write through any connection to the primary database: the
+ * command line calls them over a database opened with {@link Leases#openExisting()}, and a suspension
+ * creates the table if no replica of this version has started there yet.
  */
 public final class JobControls {
     private final Leases leases;
@@ -21,32 +34,88 @@ public final class JobControls {
     }
 
     /**
-     * Suspends the job under {@code name}; a job already suspended keeps its first suspension.
+     * Suspends the job under {@code name}; a job already suspended keeps its first suspension. One
+     * statement (and, on a database where no replica of this version has started, the creation of the
+     * table and the statement again), so two operators suspending at once
+     * leave exactly one suspension, the first one's. {@code by} is cut to 191 UTF-8 bytes and
+     * {@code reason} to 500, each with a marker that says so.
      *
+     * @param reason why, for the other operators; null or empty when none given
      * @return true if this call suspended it
+     * @throws IllegalArgumentException the name cannot be a lease name (see {@link LeaseName})
      * @throws LeaseDatabaseException the database did not answer
      */
     public boolean suspend(String name, String by, String reason) {
-        throw new UnsupportedOperationException("to be implemented");
+        LeaseName.validate(name);
+        String who = by == null ? "" : by;
+        String why = reason == null ? "" : reason;
+        try {
+            return leases.store().suspend(name, who, why) == 1;
+        } catch (LeaseDatabaseException e) {
+            if (!tableMissing()) {
+                throw e;
+            }
+            // A database whose replicas predate suspensions: the first one creates the table.
+            leases.store().createSuspensionsIfMissing();
+            return leases.store().suspend(name, who, why) == 1;
+        }
     }
 
     /**
-     * Resumes the job under {@code name}.
+     * Resumes the job under {@code name}: its next instant runs. One statement.
      *
      * @return true if it was suspended
+     * @throws IllegalArgumentException the name cannot be a lease name (see {@link LeaseName})
      * @throws LeaseDatabaseException the database did not answer
      */
     public boolean resume(String name) {
-        throw new UnsupportedOperationException("to be implemented");
+        LeaseName.validate(name);
+        try {
+            return leases.store().resume(name) == 1;
+        } catch (LeaseDatabaseException e) {
+            if (tableMissing()) {
+                return false; // no suspension was ever written here
+            }
+            throw e;
+        }
     }
 
     /**
-     * The suspensions among {@code names}, by name; a name not suspended is absent.
+     * The suspensions among {@code names}, by name; a name not suspended is absent. One statement per
+     * {@link Leases#MAX_BATCH} names; none when the table is missing (nothing was ever suspended here).
      *
      * @throws LeaseDatabaseException the database did not answer
      */
     public Map<String, Suspension> suspensions(Collection<String> names) {
-        throw new UnsupportedOperationException("to be implemented");
+        Map<String, Suspension> found = new LinkedHashMap<>();
+        if (names.isEmpty()) {
+            return found;
+        }
+        try {
+            for (List<String> chunk : Batches.chunks(names, Comparator.naturalOrder())) {
+                leases.store().suspensions(chunk).forEach(s -> found.put(s.name(), s));
+            }
+        } catch (LeaseDatabaseException e) {
+            // A database where no replica of this version has started (leasecron status reading it) has no table.
+            if (tableMissing()) {
+                return Map.of();
+            }
+            throw e;
+        }
+        return found;
+    }
+
+    /**
+     * Whether a statement failed because {@code gst_suspensions} is missing, rather than because the
+     * database did not answer: the lease table answers and this one does not. A replica reading an
+     * empty map while the database is away would run every suspended job.
+     */
+    private boolean tableMissing() {
+        try {
+            return leases.store().tableExists() && !leases.store().suspensionsExist();
+        } catch (LeaseDatabaseException e) {
+            return false;
+        }
     }
 
     /**

@@ -71,8 +71,8 @@ public final class Leases {
     }
 
     /**
-     * Learns the kind of the primary database and creates {@code gst_leases} (and the history and run
-     * requests beside it) when missing
+     * Learns the kind of the primary database and creates {@code gst_leases}, {@code gst_suspensions}
+     * and {@code gst_run_requests} (and {@code gst_history} when the history is kept) when missing
      * (idempotent, safe from many replicas at once).
      *
      * @throws UnsupportedDatabaseException the database cannot carry leases (ClickHouse)
@@ -81,6 +81,7 @@ public final class Leases {
     public void initialize() {
         LeaseStore s = detectStore();
         s.createTableIfMissing();
+        s.createSuspensionsIfMissing();
         if (history.enabled()) {
             s.createHistoryIfMissing();
         }

@@ -15,8 +15,10 @@
  *       finishes of many handles in one statement per 500 names.
  *   <li>{@link dev.leasecron.lease.LeaseViews} ({@code leases.views()}): reads of the table for
  *       operators and the census of replicas, changing nothing.
- *   <li>{@link dev.leasecron.lease.JobControls} ({@code leases.controls()}): what operators record,
- *       such as a request to run a job now ({@link dev.leasecron.lease.RunRequest}); and
+ *   <li>{@link dev.leasecron.lease.JobControls} ({@code leases.controls()}): operators' suspensions of
+ *       jobs ({@code gst_suspensions}), read by every replica; a suspended job's instants are still
+ *       claimed, once each, and finished at once as {@code suspended}; and requests to run a job now
+ *       ({@link dev.leasecron.lease.RunRequest}), of which
  *       {@link dev.leasecron.lease.ManualRounds} ({@code leases.manualRounds()}): the replicas' side of
  *       those requests, each claimed with the job's lease by one replica
  *       ({@link dev.leasecron.lease.ManualRun}).
@@ -144,6 +146,12 @@
  *       whose every job is of {@code scope: replica}, which takes no lease, deciding when an instant
  *       is due by the process clock, since no lease statement reads the database's there; a file
  *       with a cluster-wide job is refused at start.
+ *   <li>Claim the last instant again ({@link dev.leasecron.lease.InstantSlots#claimLastAgain}), not in
+ *       the specification: an instant that was finished without running (its job suspended) is
+ *       claimed a second time for a late run when its job is resumed. It takes the last instant on
+ *       record only when finished, never claimed a second time and free, under the term read, and
+ *       marks it claimed a second time ({@code rerun_slot_ms}), so it runs once, and a round of it
+ *       cut short is not run again, like a rerun cut short.
  *   <li>jOOQ's check of the database's version against its dialect is silenced in the daemon's
  *       logging: the open-source dialects support only recent versions and warn at every start on
  *       the versions above, on which these statements are tested.

@@ -17,6 +17,11 @@ public final class HistoryText {
      * dropped. Null is empty.
      */
     public static String bound(String text) {
+        return bound(text, MAX_BYTES);
+    }
+
+    /** {@link #bound(String)} to {@code maxBytes} UTF-8 bytes, marker included: for narrower columns. */
+    public static String bound(String text, int maxBytes) {
         if (text == null) {
             return "";
         }
@@ -24,10 +29,10 @@ public final class HistoryText {
             // PostgreSQL's text refuses NUL, and one row refused fails the whole statement of its batch.
             text = text.replace("\0", "");
         }
-        if (text.length() * 3 <= MAX_BYTES || text.getBytes(StandardCharsets.UTF_8).length <= MAX_BYTES) {
+        if (text.length() * 3 <= maxBytes || text.getBytes(StandardCharsets.UTF_8).length <= maxBytes) {
             return text;
         }
-        int budget = MAX_BYTES - CUT_MARKER.length();
+        int budget = maxBytes - CUT_MARKER.length();
         int bytes = 0;
         int end = 0;
         while (end < text.length()) {

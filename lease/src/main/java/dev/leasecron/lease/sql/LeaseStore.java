@@ -5,6 +5,7 @@ import dev.leasecron.lease.HistoryQuery;
 import dev.leasecron.lease.LeaseDatabaseException;
 import dev.leasecron.lease.LeaseRow;
 import dev.leasecron.lease.RunRequest;
+import dev.leasecron.lease.Suspension;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -255,6 +256,11 @@ public final class LeaseStore {
         return call("find unfinished", () -> RerunStatement.find(sql, names, lookAheadMs));
     }
 
+    public int claimLastAgain(String name, long term, long slotMs, String holder, String instance) {
+        return call("claim the last instant again", () -> RerunStatement.claimLastAgain(sql, name, term, slotMs, holder,
+                instance));
+    }
+
     public int claimAgain(String name, long term, String holder, String instance) {
         return call("claim again", () -> RerunStatement.claimAgain(sql, name, term, holder, instance));
     }
@@ -279,6 +285,34 @@ public final class LeaseStore {
 
     public long nowMillis() {
         return call("read the database clock", () -> ReadStatement.now(sql));
+    }
+
+    /** Creates {@code gst_suspensions} when missing; safe from many replicas at once. */
+    public void createSuspensionsIfMissing() {
+        call("create gst_suspensions", () -> {
+            SuspensionStatement.createIfMissing(sql);
+            return null;
+        });
+    }
+
+    public boolean suspensionsExist() {
+        return call("read gst_suspensions", () -> SuspensionStatement.exists(sql));
+    }
+
+    /** Suspends {@code name} unless it is: 1 row when this call suspended it, else 0. */
+    public int suspend(String name, String by, String reason) {
+        return call("suspend", () -> SuspensionStatement.insert(sql, name, by, reason));
+    }
+
+    /** Resumes {@code name}: 1 row when it was suspended, else 0. */
+    public int resume(String name) {
+        return call("resume", () -> SuspensionStatement.delete(sql, name));
+    }
+
+    /** The suspensions among {@code names} (at most {@link #MAX_BATCH}); one statement. */
+    public List<Suspension> suspensions(Collection<String> names) {
+        bounded(names);
+        return call("read the suspensions", () -> SuspensionStatement.read(sql, names));
     }
 
     /** Creates {@code gst_history} and its index when missing; safe from many replicas at once. */

@@ -52,4 +52,27 @@ final class RerunStatement {
                 .execute();
         return Sql.atMostOne(rows, "claim again");
     }
+
+    /**
+     * Claims the last instant on record, whose round ended (or which was finished without running),
+     * a second time: held by the term read to that instant, and marking it claimed a second time, so
+     * no claim of either kind takes it again.
+     */
+    static int claimLastAgain(Sql sql, String name, long term, long slotMs, String holder, String instance) {
+        int rows = sql.dsl().update(GST_LEASES)
+                .set(HOLDER, holder)
+                .set(INSTANCE, instance)
+                .set(TERM, TERM.plus(1))
+                .set(EXPIRES_AT_MS, sql.expiry())
+                .set(UNFINISHED_SLOT_MS, SLOT_MS)
+                .set(RERUN_SLOT_MS, SLOT_MS)
+                .where(NAME.eq(name))
+                .and(TERM.eq(term))
+                .and(SLOT_MS.eq(slotMs))
+                .and(UNFINISHED_SLOT_MS.eq(0L))
+                .and(RERUN_SLOT_MS.lt(SLOT_MS))
+                .and(EXPIRES_AT_MS.le(sql.now()))
+                .execute();
+        return Sql.atMostOne(rows, "claim the last instant again");
+    }
 }

@@ -45,7 +45,9 @@ public final class Main {
                 .addSubcommand(new RunCommand(context))
                 .addSubcommand(new StatusCommand(context))
                 .addSubcommand(new HistoryCommand(context))
-                .addSubcommand(new TriggerCommand(context));
+                .addSubcommand(new TriggerCommand(context))
+                .addSubcommand(new SuspendCommand(context))
+                .addSubcommand(new ResumeCommand(context));
     }
 
     private static CliContext systemContext() {

@@ -16,6 +16,7 @@ import dev.leasecron.lease.LeaseTimings;
 import dev.leasecron.lease.Leases;
 import dev.leasecron.lease.UnsupportedDatabaseException;
 import dev.leasecron.lease.LeaseRow;
+import dev.leasecron.lease.Suspension;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +37,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code leasecron status --config FILE}: the lease row of every job of the file, read from the
  * primary database and judged by its clock: the next instant, the last round's outcome and its age
- * (from the round history), whether a round runs now (ACTIVE), who holds the lease, the term, the last
+ * (from the round history), whether a round runs now (ACTIVE), whether an operator suspended the job
+ * and who and why (SUSPEND), who holds the lease, the term, the last
  * instant on record, an unfinished or rerun instant, and when the lease expires.
  *
  * <p>It only reads: a database without the lease table, or an SQLite file that does not exist, is
@@ -102,17 +104,21 @@ final class StatusCommand implements Callable<Integer> {
                     && !usable.jobs().isEmpty() && leases.history().exists()
                     ? leases.history().lastEnded(usable.jobs().stream().map(JobSpec::leaseName).toList())
                     : Map.of();
+            Map<String, Suspension> suspended = leases.controls().suspensions(
+                    usable.jobs().stream().map(JobSpec::leaseName).toList());
             out.println(where + ", clock " + now);
-            TextTable table = new TextTable("JOB", "NEXT", "LAST", "ACTIVE", "HOLDER", "TERM", "LAST INSTANT", "UNFINISHED",
-                    "RERUN", "LEASE");
+            TextTable table = new TextTable("JOB", "NEXT", "LAST", "ACTIVE", "SUSPEND", "HOLDER", "TERM", "LAST INSTANT",
+                    "UNFINISHED", "RERUN", "LEASE");
             for (JobSpec job : usable.jobs()) {
                 LeaseRow row = rows.get(job.leaseName());
                 String next = next(job, now);
                 String lastOutcome = Optional.ofNullable(last.get(job.leaseName())).map(e -> lastOutcome(e, now)).orElse("-");
+                String suspend = Optional.ofNullable(suspended.get(job.leaseName()))
+                        .map(s -> "yes (" + suspendedBy(s.by(), s.reason()) + ")").orElse("-");
                 if (row == null) {
-                    table.add(job.name(), next, lastOutcome, "0", "-", "-", "never ran", "-", "-", "-");
+                    table.add(job.name(), next, lastOutcome, "0", suspend, "-", "-", "never ran", "-", "-", "-");
                 } else {
-                    table.add(job.name(), next, lastOutcome, active(row) ? "1" : "0",
+                    table.add(job.name(), next, lastOutcome, active(row) ? "1" : "0", suspend,
                             row.instance().isEmpty() ? "-" : row.instance(), Long.toString(row.term()),
                             instant(row.slotMs()), instant(row.unfinishedSlotMs()), instant(row.rerunSlotMs()), lease(row));
                 }
@@ -161,6 +167,12 @@ final class StatusCommand implements Callable<Integer> {
     static String lastOutcome(HistoryEntry e, Instant now) {
         Instant at = e.ended().or(e::started).orElse(e.instant());
         return e.outcome().label() + " " + Ages.ago(Duration.between(at, now));
+    }
+
+    /** {@code cli:alice: db migration}: who suspended a job, and why when they said. */
+    static String suspendedBy(String by, String reason) {
+        String why = reason == null ? "" : HistoryCommand.oneLine(reason);
+        return by + (why.isEmpty() || why.equals("-") ? "" : ": " + why);
     }
 
     /** A round runs now: the lease is held and its instant has not run to its end. */

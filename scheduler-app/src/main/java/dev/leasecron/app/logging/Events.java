@@ -24,6 +24,12 @@ public final class Events {
     public static final String INSTANT_SKIPPED = "instant.skipped";
     /** An instant whose slot a later instant took before it ran. */
     public static final String INSTANT_SUPERSEDED = "instant.superseded";
+    /** An instant of a suspended job, claimed and finished without running: job, instant, suspended_by, reason. */
+    public static final String INSTANT_SUSPENDED = "instant.suspended";
+    /** An operator suspended a job: job, requester, reason. Its instants are recorded suspended until resumed. */
+    public static final String JOB_SUSPENDED = "job.suspended";
+    /** An operator resumed a suspended job: job, requester. Its next instant runs. */
+    public static final String JOB_RESUMED = "job.resumed";
     /** A missed instant run at start-up (catch-up). */
     public static final String INSTANT_CAUGHT_UP = "instant.caught_up";
     /** A lease renewal failed; the lease is still held until its local deadline. */

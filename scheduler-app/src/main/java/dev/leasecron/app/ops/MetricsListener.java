@@ -49,6 +49,11 @@ public final class MetricsListener implements RoundListener, LeaseListener {
     }
 
     @Override
+    public void suspended(ScheduledJob job, long count) {
+        metrics.instantsSuspended(job.name(), count);
+    }
+
+    @Override
     public void superseded(ScheduledJob job) {
         metrics.instantSuperseded(job.name());
     }

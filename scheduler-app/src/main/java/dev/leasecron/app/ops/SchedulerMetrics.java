@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code leasecron_claims_total{job,result}}: claims {@code won} or {@code refused};
  *   <li>{@code leasecron_lease_renew_failures_total{job}}, {@code leasecron_lease_losses_total{job}};
  *   <li>{@code leasecron_instants_skipped_total{job}}, {@code leasecron_instants_superseded_total{job}},
- *       {@code leasecron_instants_missed_total{job}}, {@code leasecron_reruns_total{job}};
+ *       {@code leasecron_instants_missed_total{job}}, {@code leasecron_instants_suspended_total{job}},
+ *       {@code leasecron_reruns_total{job}};
  *   <li>{@code leasecron_jobs_loaded}: jobs in the config in force;
  *   <li>{@code leasecron_config_last_reload_successful}: 1 while the jobs file's contents are the
  *       config in force, 0 after an edit was rejected (the replica runs the last good config, and
@@ -49,6 +50,7 @@ public final class SchedulerMetrics {
     private final MeterProvider<Counter> instantsSkipped;
     private final MeterProvider<Counter> instantsSuperseded;
     private final MeterProvider<Counter> instantsMissed;
+    private final MeterProvider<Counter> instantsSuspended;
     private final MeterProvider<Counter> reruns;
     private final Counter historyWriteFailures;
     private final Counter historyPurged;
@@ -77,6 +79,8 @@ public final class SchedulerMetrics {
                 .description("Instants not run because a later instant took their slot").withRegistry(registry);
         instantsMissed = Counter.builder("leasecron.instants.missed")
                 .description("Instants that ran on no replica and never will").withRegistry(registry);
+        instantsSuspended = Counter.builder("leasecron.instants.suspended")
+                .description("Instants not run because an operator suspended the job").withRegistry(registry);
         reruns = Counter.builder("leasecron.reruns")
                 .description("Rounds rerun after a round was cut short").withRegistry(registry);
         historyWriteFailures = Counter.builder("leasecron.history.write.failures")
@@ -143,6 +147,11 @@ public final class SchedulerMetrics {
     /** {@code count} instants of {@code job} ran on no replica and never will. */
     public void instantsMissed(String job, long count) {
         instantsMissed.withTags("job", job).increment(nonNegative(count));
+    }
+
+    /** {@code count} instants of {@code job} were left alone because an operator suspended it. */
+    public void instantsSuspended(String job, long count) {
+        instantsSuspended.withTags("job", job).increment(nonNegative(count));
     }
 
     private static long nonNegative(long count) {

@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.Optional;
 import dev.leasecron.lease.HistoryOutcome;
 import dev.leasecron.lease.HistoryTrigger;
+import dev.leasecron.lease.Suspension;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
@@ -102,6 +103,26 @@ final class RoundEvents {
                 .log("instant {} of {} was cut short and is given up for {}: it never runs again", given, job.name(), by);
     }
 
+    /**
+     * An instant of a suspended job left alone: finished at once by the replica that claimed it (its
+     * history row says {@code suspended}), or, for a job of every replica, not run here. {@code along}:
+     * the instants a late claim took along, suspended with it and recorded as a span of their own.
+     */
+    void suspended(ScheduledJob job, Instant instant, long term, Suspension suspension,
+            Optional<InstantSpan> along) {
+        listener.suspended(job, 1 + along.map(InstantSpan::count).orElse(0L));
+        along.ifPresent(span -> history.record(job, span, HistoryOutcome.SUSPENDED, SuspendedInstants.reason(suspension)));
+        event(Level.INFO, INSTANT_SUSPENDED, job)
+                .addKeyValue("instant", instant.toString())
+                .addKeyValue("term", term)
+                .addKeyValue("suspended_by", suspension.by())
+                .addKeyValue("reason", suspension.reason())
+                .addKeyValue("since", suspension.since().toString())
+                .addKeyValue("taken_along", along.map(InstantSpan::count).orElse(0L))
+                .log("instant {} of {} not run: the job is suspended (by {}{})", instant, job.name(), suspension.by(),
+                        suspension.reason().isBlank() ? "" : ": " + suspension.reason());
+    }
+
     void skipped(ScheduledJob job, InstantSpan span, Optional<Instant> next) {
         skipped(job, span, next, "a round of the job overran them");
     }
@@ -159,6 +180,13 @@ final class RoundEvents {
                 .log("catching up {} of {}: the most recent instant no replica ran", instant, job.name());
     }
 
+    void caughtUpOnResume(ScheduledJob job, Instant instant) {
+        event(Level.INFO, INSTANT_CAUGHT_UP, job)
+                .addKeyValue("instant", instant.toString())
+                .addKeyValue("on_resume", true)
+                .log("catching up {} of {} on its resume: the latest instant, suspended", instant, job.name());
+    }
+
     void overrun(ScheduledJob job, Instant instant, Instant next) {
         event(Level.WARN, ROUND_OVERRUN, job)
                 .addKeyValue("instant", instant.toString())
@@ -205,6 +233,12 @@ final class RoundEvents {
     static void runRequestsFailed(Duration retry, String error) {
         LOG.atLevel(Level.WARN).addKeyValue("event", RUN_REQUESTS_FAILED).addKeyValue("error", error)
                 .log("look for run requests failed, trying again in {}: {}", retry, error);
+    }
+
+    static void suspensionsUnread(Duration retry, String error) {
+        LOG.atLevel(Level.WARN).addKeyValue("event", DATABASE_UNAVAILABLE).addKeyValue("error", error)
+                .log("could not read the jobs' suspensions, keeping the last ones read and trying again every {}: {}",
+                        retry, error);
     }
 
     static void dispatcherFailed(RuntimeException e) {

@@ -20,6 +20,9 @@ public interface RoundListener {
     /** Instants of a job ran on no replica and never will: logged {@code instant.missed}. */
     default void missed(ScheduledJob job, long count) {}
 
+    /** Instants of a suspended job were left alone: claimed and finished without running, or not run here. */
+    default void suspended(ScheduledJob job, long count) {}
+
     /** An unfinished instant was given up by the claim of a later one. */
     default void superseded(ScheduledJob job) {}
 

@@ -11,6 +11,7 @@ import dev.leasecron.lease.Leases;
 import dev.leasecron.lease.RoundEnd;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,9 +38,10 @@ final class RoundRunner {
     private final DueClock clock;
     private final RoundEvents events;
     private final InFlight inFlight;
+    private final SuspendedInstants suspended;
 
     RoundRunner(Leases leases, RoundEnds ends, GuardedTransactions transactions, LeaseScope rounds, DueClock clock,
-            RoundEvents events, InFlight inFlight) {
+            RoundEvents events, InFlight inFlight, SuspendedInstants suspended) {
         this.leases = leases;
         this.ends = ends;
         this.transactions = transactions;
@@ -47,11 +49,13 @@ final class RoundRunner {
         this.clock = clock;
         this.events = events;
         this.inFlight = inFlight;
+        this.suspended = suspended;
     }
 
     /**
      * Runs the round of {@code handle}'s instant to its end, or until it is cut short, and records and
-     * logs its end. Counted as running until then.
+     * logs its end. Counted as running until then. A suspended job's instant (a rerun's too) is
+     * finished at once instead ({@link SuspendedInstants}).
      *
      * @return the last instant of the job's schedule that had come when the round ended: the round's
      *     own, or a later one it overran and took along
@@ -62,6 +66,10 @@ final class RoundRunner {
 
     /** {@link #run(ScheduledJob, Handle)}, the round logged with {@code trigger} unless it is a rerun. */
     Instant run(ScheduledJob job, Handle handle, HistoryTrigger trigger) {
+        Optional<Instant> notRun = suspended.finishIfSuspended(job, handle);
+        if (notRun.isPresent()) {
+            return notRun.get();
+        }
         inFlight.enter();
         try {
             return runCounted(Round.of(job, handle, trigger), handle);

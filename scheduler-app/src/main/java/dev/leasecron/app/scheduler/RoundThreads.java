@@ -23,7 +23,7 @@ final class RoundThreads {
     /** Runs the round of {@code handle}, the claim of {@code s}'s instant just won. */
     void claimed(JobState s, Handle handle) {
         start(s, () -> {
-            if (s.catchUp) {
+            if (s.catchUp && !with.suspended().suspended(s.job)) { // no catching up an instant left alone
                 with.events().caughtUp(s.job, s.slot, s.lastOnRecord);
             }
             // The instants between the last one on record and this one were never claimed and never will be.
@@ -36,7 +36,7 @@ final class RoundThreads {
     /** Runs the round of {@code s}'s instant, for a job of every replica: nothing to claim. */
     void local(JobState s) {
         Instant slot = s.slot;
-        start(s, () -> with.localRounds().run(s.job, slot));
+        start(s, () -> with.suspended().skipIfSuspended(s.job, slot) ? slot : with.localRounds().run(s.job, slot));
     }
 
     private void start(JobState s, Supplier<Instant> round) {

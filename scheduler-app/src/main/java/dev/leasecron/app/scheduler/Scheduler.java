@@ -28,11 +28,15 @@ public final class Scheduler {
     /** Ends when the rounds still running after the shutdown grace are cut short. */
     private final LeaseScope rounds = LeaseScope.root();
     private final ReplicaCensus census;
+    private final Suspensions suspensions;
+    private final ResumeCatchUp resumeCatchUp;
     private final RoundRunner roundRunner;
     private final ManualRoundRunner manualRounds;
     private final Dispatcher dispatcher;
     private final Map<String, JobState> jobs = new LinkedHashMap<>();
     private volatile Map<String, ScheduledJob> clusterJobs = Map.of();
+    /** The lease names of every job, of every replica's too: what the suspensions are read for. */
+    private volatile List<String> leaseNames = List.of();
     /** False on a primary database that cannot carry leases: only jobs of every replica run. */
     private final boolean withLeases;
 
@@ -54,14 +58,18 @@ public final class Scheduler {
         RoundEvents events = new RoundEvents(listener,
                 withLeases ? new SpanHistory(leases, settings.endingWindow()) : SpanHistory.NONE);
         this.census = new ReplicaCensus(leases, () -> clusterJobs.keySet(), claiming, settings);
-        this.roundRunner = new RoundRunner(leases, new RoundEnds(leases, settings.endingWindow()), transactions, rounds,
-                clock, events, inFlight);
+        this.suspensions = new Suspensions(leases, () -> leaseNames, claiming, this::resumed);
+        RoundEnds ends = new RoundEnds(leases, settings.endingWindow());
+        SuspendedInstants suspended = new SuspendedInstants(suspensions, ends, clock, events);
+        this.roundRunner = new RoundRunner(leases, ends, transactions, rounds, clock, events, inFlight, suspended);
+        this.resumeCatchUp = new ResumeCatchUp(leases, roundRunner, () -> clusterJobs, settings.catchUpWindow(), claiming,
+                events);
         this.manualRounds = new ManualRoundRunner(roundRunner, clock, events,
                 settings.putOff().plus(leases.retryInterval().multipliedBy(2)));
         LocalRounds local = new LocalRounds(rounds, transactions, leases.instance(), clock, events, inFlight);
         CatchUp catchUp = new CatchUp(leases, clock, settings.catchUpWindow(), events);
         this.dispatcher = new Dispatcher(new Scheduling(leases, clock, claiming, settings, events, catchUp, roundRunner,
-                local, census::replicas));
+                local, census::replicas, suspended));
     }
 
     /**
@@ -75,16 +83,22 @@ public final class Scheduler {
     }
 
     /**
-     * Starts the jobs, the rerun sweep and the census of the replicas sharing the jobs.
+     * Starts the jobs, the rerun sweep, the census of the replicas sharing the jobs and the looks at
+     * the jobs' suspensions. The first look is taken before the first claim, so a job suspended while
+     * no replica ran is not run by a replica starting.
      *
      * @throws IllegalArgumentException a job is cluster-wide on a scheduler {@link #withoutLeases}
      */
     public synchronized void start(Collection<ScheduledJob> jobs) {
         apply(jobs);
+        if (withLeases) {
+            suspensions.read();
+        }
         dispatcher.start();
         if (!withLeases) {
-            return; // no lease to count replicas by, nor an instant to run again
+            return; // no lease to count replicas by, nor an instant to run again, nor a suspension to read
         }
+        suspensions.start();
         census.start();
         RerunSweep sweep = new RerunSweep(leases, roundRunner, () -> clusterJobs, claiming, settings.sweepsPerRetryInterval());
         Thread.ofVirtual().name("rerun-sweep").start(sweep::run);
@@ -124,6 +138,15 @@ public final class Scheduler {
         Map<String, ScheduledJob> byLease = new HashMap<>();
         byName.values().stream().filter(ScheduledJob::clusterWide).forEach(j -> byLease.put(j.leaseName(), j));
         clusterJobs = Map.copyOf(byLease);
+        leaseNames = byName.values().stream().map(ScheduledJob::leaseName).toList();
+    }
+
+    /**
+     * Jobs were resumed: the catch-up on resume runs rounds, which look at the suspensions, so it is
+     * built after them and told of resumes through here.
+     */
+    private void resumed(Collection<String> leaseNames) {
+        resumeCatchUp.resumed(leaseNames);
     }
 
     /** The tuning this scheduler runs with. */

@@ -40,7 +40,12 @@
  * {@link dev.leasecron.app.scheduler.RunRequests} claims the operators' requests to run a job now and
  * hands each won to {@link dev.leasecron.app.scheduler.ManualRoundRunner} (the round under the job's
  * lease, {@code trigger=manual}; the instants it held off logged skipped), the
- * {@link dev.leasecron.app.scheduler.ReplicaCensus} counts the replicas for the placement, and
+ * {@link dev.leasecron.app.scheduler.ReplicaCensus} counts the replicas for the placement, the
+ * {@link dev.leasecron.app.scheduler.Suspensions} read the operators' suspensions every renew interval
+ * (a suspended job's instant is claimed as usual and {@code RoundRunner.run} hands it to
+ * {@link dev.leasecron.app.scheduler.SuspendedInstants}, which finishes it at once as suspended; on
+ * resume the {@link dev.leasecron.app.scheduler.ResumeCatchUp} runs the latest suspended instant once
+ * for a job of {@code catchUp: latest}), and
  * {@link dev.leasecron.app.scheduler.SchedulerSettings} holds the tuning.
  *
  * <h2>Glossary</h2>
@@ -63,6 +68,8 @@
  *       lost the job's last instant: the replica that won it claims first, alone.</dd>
  *   <dt>caught up</dt><dd>At start, the most recent instant no replica ran, run late once when the job
  *       asks for it ({@code catchUp: latest}) and it is recent enough.</dd>
+ *   <dt>suspended</dt><dd>An instant of a job an operator suspended: claimed by one replica as any other,
+ *       and finished at once without running; logged {@code instant.suspended}.</dd>
  * </dl>
  */
 package dev.leasecron.app.scheduler;

@@ -13,8 +13,6 @@ public record Fetched<T>(Optional<T> value, String error) {
     static <T> Fetched<T> of(String what, Supplier<T> read) {
         try {
             return new Fetched<>(Optional.of(read.get()), "");
-        } catch (UnsupportedOperationException e) {
-            return new Fetched<>(Optional.empty(), what + " not available in this version");
         } catch (RuntimeException e) {
             return new Fetched<>(Optional.empty(), what + " not available: " + message(e));
         }

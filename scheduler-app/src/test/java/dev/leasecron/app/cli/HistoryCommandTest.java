@@ -147,7 +147,7 @@ class HistoryCommandTest {
         CommandRun status = run("status", "--config", file.toString());
         assertEquals(0, status.status(), status.err());
         List<String> lines = status.out().lines().toList();
-        assertTrue(lines.get(1).matches("JOB +NEXT +LAST +ACTIVE +HOLDER .*"), status.out());
+        assertTrue(lines.get(1).matches("JOB +NEXT +LAST +ACTIVE +SUSPEND +HOLDER .*"), status.out());
         String okLine = lines.stream().filter(l -> l.startsWith(ok + " ")).findFirst().orElseThrow();
         assertTrue(okLine.matches(".* ok \\d+(ms|s) ago +0 .*"), okLine);
         assertTrue(okLine.contains(":00:00Z (in "), "the next instant of @hourly: " + okLine);

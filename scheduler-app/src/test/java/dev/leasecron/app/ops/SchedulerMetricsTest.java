@@ -25,6 +25,7 @@ class SchedulerMetricsTest {
         metrics.leaseRenewFailed("backup");
         metrics.leaseLost("backup");
         metrics.instantsSkipped("backup", 4);
+        metrics.instantsSuspended("backup", 3);
         metrics.instantSuperseded("backup");
         metrics.rerunStarted("backup");
 
@@ -37,6 +38,7 @@ class SchedulerMetricsTest {
         assertContains(text, "leasecron_lease_renew_failures_total{job=\"backup\"} 1.0");
         assertContains(text, "leasecron_lease_losses_total{job=\"backup\"} 1.0");
         assertContains(text, "leasecron_instants_skipped_total{job=\"backup\"} 4.0");
+        assertContains(text, "leasecron_instants_suspended_total{job=\"backup\"} 3.0");
         assertContains(text, "leasecron_instants_superseded_total{job=\"backup\"} 1.0");
         assertContains(text, "leasecron_reruns_total{job=\"backup\"} 1.0");
     }

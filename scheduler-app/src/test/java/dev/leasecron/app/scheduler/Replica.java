@@ -62,6 +62,11 @@ final class Replica implements AutoCloseable {
             }
 
             @Override
+            public void suspended(ScheduledJob job, long count) {
+                events.add("suspended " + job.name() + " " + count);
+            }
+
+            @Override
             public void superseded(ScheduledJob job) {
                 events.add("superseded " + job.name());
             }

@@ -79,8 +79,11 @@ class RoundRunnerTest {
                 outcome.set(how);
             }
         };
-        runner = new RoundRunner(leases, new RoundEnds(leases, SchedulerSettings.DEFAULTS.endingWindow()),
-                new GuardedTransactions(leases, pool, Map.of()), rounds, clock, new RoundEvents(listener), inFlight);
+        RoundEnds ends = new RoundEnds(leases, SchedulerSettings.DEFAULTS.endingWindow());
+        RoundEvents events = new RoundEvents(listener);
+        SuspendedInstants none = new SuspendedInstants(new Suspensions(leases, java.util.List::of, rounds, names -> {}), ends, clock, events);
+        runner = new RoundRunner(leases, ends, new GuardedTransactions(leases, pool, Map.of()), rounds, clock, events,
+                inFlight, none);
         entries.start();
         schedulerLog.addAppender(entries);
     }

@@ -161,11 +161,9 @@ public final class AdminApi implements Consumer<RoutesConfig> {
         return Optional.empty();
     }
 
-    /** An action the controls could not carry out: the database did not answer, or this version lacks it. */
+    /** An action the controls could not carry out: the database did not answer. */
     private static void unavailable(Context ctx, RuntimeException e) {
-        if (e instanceof UnsupportedOperationException) {
-            answer(ctx, 501, new ApiJson.Problem("not implemented", "this version of leasecron cannot do that yet"));
-        } else if (e instanceof LeaseDatabaseException) {
+        if (e instanceof LeaseDatabaseException) {
             ctx.header("Retry-After", "5");
             answer(ctx, 503, new ApiJson.Problem("database unavailable", e.getMessage()));
         } else {
