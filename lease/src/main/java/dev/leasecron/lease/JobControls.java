@@ -50,14 +50,14 @@ public final class JobControls {
         String who = by == null ? "" : by;
         String why = reason == null ? "" : reason;
         try {
-            return leases.store().suspend(name, who, why) == 1;
+            return leases.store().controls().suspend(name, who, why) == 1;
         } catch (LeaseDatabaseException e) {
             if (!tableMissing()) {
                 throw e;
             }
             // A database whose replicas predate suspensions: the first one creates the table.
-            leases.store().createSuspensionsIfMissing();
-            return leases.store().suspend(name, who, why) == 1;
+            leases.store().controls().createSuspensionsIfMissing();
+            return leases.store().controls().suspend(name, who, why) == 1;
         }
     }
 
@@ -71,7 +71,7 @@ public final class JobControls {
     public boolean resume(String name) {
         LeaseName.validate(name);
         try {
-            return leases.store().resume(name) == 1;
+            return leases.store().controls().resume(name) == 1;
         } catch (LeaseDatabaseException e) {
             if (tableMissing()) {
                 return false; // no suspension was ever written here
@@ -93,7 +93,7 @@ public final class JobControls {
         }
         try {
             for (List<String> chunk : Batches.chunks(names, Comparator.naturalOrder())) {
-                leases.store().suspensions(chunk).forEach(s -> found.put(s.name(), s));
+                leases.store().controls().suspensions(chunk).forEach(s -> found.put(s.name(), s));
             }
         } catch (LeaseDatabaseException e) {
             // A database where no replica of this version has started (leasecron status reading it) has no table.
@@ -112,7 +112,7 @@ public final class JobControls {
      */
     private boolean tableMissing() {
         try {
-            return leases.store().tableExists() && !leases.store().suspensionsExist();
+            return leases.store().tableExists() && !leases.store().controls().suspensionsExist();
         } catch (LeaseDatabaseException e) {
             return false;
         }
@@ -140,9 +140,9 @@ public final class JobControls {
         if (requester.getBytes(StandardCharsets.UTF_8).length > LeaseName.MAX_BYTES) {
             throw new IllegalArgumentException("a requester has at most " + LeaseName.MAX_BYTES + " UTF-8 bytes");
         }
-        leases.store().insertRunRequest(id, name, requester);
+        leases.store().controls().insertRunRequest(id, name, requester);
         // Written now or before: the one on record is the answer either way, read back on the same database.
-        return leases.store().runRequest(id).orElseThrow(() ->
+        return leases.store().controls().runRequest(id).orElseThrow(() ->
                 new LeaseDatabaseException("recorded run request " + id + " but could not read it back", null));
     }
 
@@ -152,6 +152,6 @@ public final class JobControls {
      * @throws LeaseDatabaseException the database did not answer
      */
     public Optional<RunRequest> runRequest(String id) {
-        return leases.store().runRequest(id);
+        return leases.store().controls().runRequest(id);
     }
 }

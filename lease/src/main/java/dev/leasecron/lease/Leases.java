@@ -81,11 +81,11 @@ public final class Leases {
     public void initialize() {
         LeaseStore s = detectStore();
         s.createTableIfMissing();
-        s.createSuspensionsIfMissing();
+        s.controls().createSuspensionsIfMissing();
         if (history.enabled()) {
-            s.createHistoryIfMissing();
+            s.history().createIfMissing();
         }
-        s.createRunRequestsIfMissing();
+        s.controls().createRunRequestsIfMissing();
         store = s;
     }
 

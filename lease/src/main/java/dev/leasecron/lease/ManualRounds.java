@@ -56,7 +56,7 @@ public final class ManualRounds {
         Set<String> taken = new HashSet<>();
         LeaseStore s = leases.store();
         for (List<String> chunk : Batches.chunks(names, Comparator.naturalOrder())) {
-            for (OpenRequest open : s.openRunRequests(chunk)) {
+            for (OpenRequest open : s.controls().openRunRequests(chunk)) {
                 RunRequest r = open.request();
                 if (r.state() == RunRequestState.RUNNING && !open.leaseLive()) {
                     abandoned(r);
@@ -79,7 +79,7 @@ public final class ManualRounds {
         LeaseName.validate(request.name());
         String holder = Tokens.newHolder();
         long started = System.nanoTime();
-        Optional<ManualClaim> claimed = leases.store().claimForRequest(request.id(), request.name(), holder, leases.instance());
+        Optional<ManualClaim> claimed = leases.store().controls().claimForRequest(request.id(), request.name(), holder, leases.instance());
         if (claimed.isEmpty()) {
             return Optional.empty();
         }
@@ -89,14 +89,14 @@ public final class ManualRounds {
         RunRequest running = new RunRequest(request.id(), request.name(), request.requestedBy(), request.requestedAt(),
                 RunRequestState.RUNNING, Optional.of(leases.instance()), c.term(), Optional.of(HistoryOutcome.RUNNING));
         if (leases.history().enabled()) {
-            quietly(() -> leases.store().insertManualHistory(request.name(), request.requestedAt().toEpochMilli(),
+            quietly(() -> leases.store().history().insertManual(request.name(), request.requestedAt().toEpochMilli(),
                     c.term(), holder, leases.instance(), request.requestedBy()));
         }
         return Optional.of(new ManualRun(leases, handle, running, c.slotMs(), Instant.ofEpochMilli(c.nowMs())));
     }
 
     private void abandoned(RunRequest r) {
-        if (leases.store().markRequestEnded(r.id(), r.term(), HistoryOutcome.CUT_SHORT.label()) == 1) {
+        if (leases.store().controls().markRequestEnded(r.id(), r.term(), HistoryOutcome.CUT_SHORT.label()) == 1) {
             completeHistory(leases, r, new RoundEnd(HistoryOutcome.CUT_SHORT, ABANDONED));
         }
     }
@@ -107,7 +107,7 @@ public final class ManualRounds {
             return;
         }
         try {
-            leases.store().completeHistory(List.of(new HistoryCompletion(r.name(), r.requestedAt().toEpochMilli(), r.term(),
+            leases.store().history().complete(List.of(new HistoryCompletion(r.name(), r.requestedAt().toEpochMilli(), r.term(),
                     end.outcome().label(), end.detail())));
         } catch (LeaseDatabaseException e) {
             leases.historyFailed(e);

@@ -69,7 +69,7 @@ public final class ManualRun {
     public Optional<Instant> end(RoundEnd end, Optional<Instant> passed, Optional<Instant> next) {
         Objects.requireNonNull(end, "end");
         boolean withLease = !handle.lost();
-        Optional<Long> slot = leases.store().endManual(request.id(), handle.name(), handle.holder(), handle.term(),
+        Optional<Long> slot = leases.store().controls().endManual(request.id(), handle.name(), handle.holder(), handle.term(),
                 withLease, passed.map(Instant::toEpochMilli).orElse(0L), next.map(Instant::toEpochMilli).orElse(0L),
                 end.outcome().label());
         ManualRounds.completeHistory(leases, request, end);

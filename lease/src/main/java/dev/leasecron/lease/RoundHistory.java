@@ -52,7 +52,7 @@ public final class RoundHistory {
      * @throws LeaseDatabaseException the database did not answer
      */
     public boolean exists() {
-        return leases.store().historyExists();
+        return leases.store().history().exists();
     }
 
     /**
@@ -61,7 +61,7 @@ public final class RoundHistory {
      * @throws LeaseDatabaseException the database did not answer
      */
     public List<HistoryEntry> entries(HistoryQuery query) {
-        return leases.store().history(query);
+        return leases.store().history().entries(query);
     }
 
     /**
@@ -73,7 +73,7 @@ public final class RoundHistory {
     public Map<String, HistoryEntry> lastEnded(Collection<String> names) {
         Map<String, HistoryEntry> last = new LinkedHashMap<>();
         for (List<String> chunk : Batches.chunks(names, Comparator.naturalOrder())) {
-            leases.store().lastEnded(chunk).forEach(e -> last.put(e.name(), e));
+            leases.store().history().lastEnded(chunk).forEach(e -> last.put(e.name(), e));
         }
         return last;
     }
@@ -93,7 +93,7 @@ public final class RoundHistory {
                 s.last().toEpochMilli(), s.count(), s.outcome().label(), instance, s.reason())).toList();
         for (List<HistorySpan> chunk : Batches.chunks(rows, Comparator.comparing(HistorySpan::name)
                 .thenComparingLong(HistorySpan::firstMs).thenComparing(HistorySpan::outcome))) {
-            quietly(() -> leases.store().insertHistorySpans(chunk));
+            quietly(() -> leases.store().history().insertSpans(chunk));
         }
     }
 
@@ -105,7 +105,7 @@ public final class RoundHistory {
      * @throws LeaseDatabaseException the database did not answer
      */
     public int purgeOlderThan(Duration retain, int max) {
-        return leases.store().purgeHistoryOlderThan(retain.toMillis(), max);
+        return leases.store().history().purgeOlderThan(retain.toMillis(), max);
     }
 
     /**
@@ -114,7 +114,7 @@ public final class RoundHistory {
      * @throws LeaseDatabaseException the database did not answer
      */
     public List<String> namesOver(int keep, int max) {
-        return leases.store().historyNamesOver(keep, max);
+        return leases.store().history().namesOver(keep, max);
     }
 
     /**
@@ -127,7 +127,7 @@ public final class RoundHistory {
         if (keep < 1) {
             throw new IllegalArgumentException("keep at least 1 row per name, not " + keep);
         }
-        return leases.store().purgeHistoryBeyond(name, keep, max);
+        return leases.store().history().purgeBeyond(name, keep, max);
     }
 
     /** Writes the rows of rounds just claimed, before their rounds start: one statement per batch. */
@@ -141,7 +141,7 @@ public final class RoundHistory {
                     (h.rerun() ? HistoryTrigger.RERUN : trigger.apply(h.name())).label(), h.rerun()));
         }
         for (List<HistoryClaim> chunk : Batches.chunks(rows, Comparator.comparing(HistoryClaim::name))) {
-            quietly(() -> leases.store().insertHistoryClaims(chunk));
+            quietly(() -> leases.store().history().insertClaims(chunk));
         }
     }
 
@@ -150,7 +150,7 @@ public final class RoundHistory {
         if (!enabled) {
             return;
         }
-        quietly(() -> leases.store().completeDeadRound(u.name(), u.slot().toEpochMilli(), u.term(), DIED));
+        quietly(() -> leases.store().history().completeDeadRound(u.name(), u.slot().toEpochMilli(), u.term(), DIED));
         claimed(List.of(rerun), name -> HistoryTrigger.RERUN);
     }
 

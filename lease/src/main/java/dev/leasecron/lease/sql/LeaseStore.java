@@ -1,11 +1,11 @@
 package dev.leasecron.lease.sql;
 
-import dev.leasecron.lease.HistoryEntry;
-import dev.leasecron.lease.HistoryQuery;
+import static dev.leasecron.lease.sql.StoreCalls.bounded;
+import static dev.leasecron.lease.sql.StoreCalls.call;
+import static dev.leasecron.lease.sql.StoreCalls.rootMessage;
+
 import dev.leasecron.lease.LeaseDatabaseException;
 import dev.leasecron.lease.LeaseRow;
-import dev.leasecron.lease.RunRequest;
-import dev.leasecron.lease.Suspension;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -16,19 +16,18 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.jooq.Configuration;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.conf.Settings;
-import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.jooq.impl.DefaultConfiguration;
 
 /**
  * The lease table's statements, strictly for use by the lease package: each method is one statement
- * and returns its verdict (a row count, or what it read). A database that does not answer, or
+ * and returns its verdict (a row count, or what it read); the history's and the operators' controls'
+ * are in {@link #history()} and {@link #controls()}. A database that does not answer, or
  * answers with an error, surfaces as {@link LeaseDatabaseException}; nothing here retries.
  */
 public final class LeaseStore {
@@ -42,6 +41,8 @@ public final class LeaseStore {
     private final Dialect dialect;
     private final Settings settings;
     private final Sql sql;
+    private final HistoryStore history;
+    private final ControlStore controls;
 
     /**
      * @param leaseDuration what a claim or renewal adds to the database's now
@@ -68,6 +69,8 @@ public final class LeaseStore {
         Configuration configuration = new DefaultConfiguration().set(dataSource).set(dialect.jooq()).set(settings)
                 .set(SynchronousCommit.LISTENER);
         this.sql = new Sql(DSL.using(configuration), dialect, now, leaseDuration.toMillis());
+        this.history = new HistoryStore(sql);
+        this.controls = new ControlStore(sql);
     }
 
     /**
@@ -105,6 +108,16 @@ public final class LeaseStore {
 
     public Dialect dialect() {
         return dialect;
+    }
+
+    /** The statements of the round history ({@code gst_history}). */
+    public HistoryStore history() {
+        return history;
+    }
+
+    /** The statements of the operators' controls ({@code gst_suspensions}, {@code gst_run_requests}). */
+    public ControlStore controls() {
+        return controls;
     }
 
     public void createTableIfMissing() {
@@ -287,159 +300,6 @@ public final class LeaseStore {
         return call("read the database clock", () -> ReadStatement.now(sql));
     }
 
-    /** Creates {@code gst_suspensions} when missing; safe from many replicas at once. */
-    public void createSuspensionsIfMissing() {
-        call("create gst_suspensions", () -> {
-            SuspensionStatement.createIfMissing(sql);
-            return null;
-        });
-    }
-
-    public boolean suspensionsExist() {
-        return call("read gst_suspensions", () -> SuspensionStatement.exists(sql));
-    }
-
-    /** Suspends {@code name} unless it is: 1 row when this call suspended it, else 0. */
-    public int suspend(String name, String by, String reason) {
-        return call("suspend", () -> SuspensionStatement.insert(sql, name, by, reason));
-    }
-
-    /** Resumes {@code name}: 1 row when it was suspended, else 0. */
-    public int resume(String name) {
-        return call("resume", () -> SuspensionStatement.delete(sql, name));
-    }
-
-    /** The suspensions among {@code names} (at most {@link #MAX_BATCH}); one statement. */
-    public List<Suspension> suspensions(Collection<String> names) {
-        bounded(names);
-        return call("read the suspensions", () -> SuspensionStatement.read(sql, names));
-    }
-
-    /** Creates {@code gst_history} and its index when missing; safe from many replicas at once. */
-    public void createHistoryIfMissing() {
-        call("create gst_history", () -> {
-            HistoryStatement.createIfMissing(sql);
-            return null;
-        });
-    }
-
-    public boolean historyExists() {
-        return call("read gst_history", () -> HistoryStatement.exists(sql));
-    }
-
-    /** Writes the rows of rounds just claimed; one statement. */
-    public void insertHistoryClaims(List<HistoryClaim> claims) {
-        bounded(claims);
-        call("record claims in the history", () -> {
-            HistoryStatement.insertClaims(sql, claims);
-            return null;
-        });
-    }
-
-    /** Completes the rows of rounds that ended; one statement. */
-    public void completeHistory(List<HistoryCompletion> ended) {
-        bounded(ended);
-        call("record ends in the history", () -> {
-            HistoryStatement.complete(sql, ended);
-            return null;
-        });
-    }
-
-    /**
-     * Completes, or writes, the row of a round whose replica stopped before it ended; two autocommit
-     * statements, each correct alone (the update touches only a {@code running} row, the insert only a
-     * missing one).
-     */
-    public void completeDeadRound(String name, long instantMs, long term, String detail) {
-        call("record a round cut short in the history", () -> {
-            HistoryStatement.completeDead(sql, name, instantMs, term, detail);
-            return null;
-        });
-    }
-
-    /** Writes spans of instants not run; one statement, and one more per superseded instant. */
-    public void insertHistorySpans(List<HistorySpan> spans) {
-        bounded(spans);
-        call("record instants not run in the history", () -> {
-            HistoryStatement.insertSpans(sql, spans);
-            return null;
-        });
-    }
-
-    /** Creates {@code gst_run_requests} when missing; safe from many replicas at once. */
-    public void createRunRequestsIfMissing() {
-        call("create gst_run_requests", () -> {
-            RunRequestStatement.createIfMissing(sql);
-            return null;
-        });
-    }
-
-    /** Records a pending run request unless {@code id} is taken; 1 when written, 0 when not. */
-    public int insertRunRequest(String id, String name, String by) {
-        return call("record a run request", () -> RunRequestStatement.insert(sql, id, name, by));
-    }
-
-    public Optional<RunRequest> runRequest(String id) {
-        return call("read a run request", () -> RunRequestStatement.read(sql, id));
-    }
-
-    /** The run requests of {@code names} (at most {@link #MAX_BATCH}) not ended, with their leases; one statement. */
-    public List<OpenRequest> openRunRequests(Collection<String> names) {
-        bounded(names);
-        return call("read the run requests", () -> RunRequestStatement.open(sql, names));
-    }
-
-    /** Claims {@code name}'s lease for run request {@code id}, which it marks running; one transaction. */
-    public Optional<ManualClaim> claimForRequest(String id, String name, String holder, String instance) {
-        return call("claim for a run request", () -> RunRequestStatement.claim(sql, id, name, holder, instance));
-    }
-
-    /** Ends the manual round of request {@code id} (see {@link RunRequestStatement#end}); one transaction. */
-    public Optional<Long> endManual(String id, String name, String holder, long term, boolean withLease, long passedMs,
-            long nextMs, String outcome) {
-        return call("end a manual round", () -> RunRequestStatement.end(sql, id, name, holder, term, withLease, passedMs,
-                nextMs, outcome));
-    }
-
-    /** Marks request {@code id} ended with {@code outcome} if it still runs under {@code term}; 1 or 0. */
-    public int markRequestEnded(String id, long term, String outcome) {
-        return call("end a run request", () -> RunRequestStatement.markEnded(sql, id, term, outcome));
-    }
-
-    /** Writes the history row of a manual round just claimed; one statement. */
-    public void insertManualHistory(String name, long requestedMs, long term, String holder, String instance,
-            String requestedBy) {
-        call("record a manual round in the history", () -> {
-            HistoryStatement.insertManual(sql, name, requestedMs, term, holder, instance, requestedBy);
-            return null;
-        });
-    }
-
-    public List<HistoryEntry> history(HistoryQuery query) {
-        return call("read the history", () -> HistoryStatement.entries(sql, query));
-    }
-
-    /** The newest ended round of each of {@code names} (at most {@link #MAX_BATCH}) with history. */
-    public List<HistoryEntry> lastEnded(Collection<String> names) {
-        bounded(names);
-        return call("read the history", () -> HistoryStatement.newestPerName(HistoryStatement.lastEnded(sql, names)));
-    }
-
-    /** Deletes at most {@code max} rows older than {@code retainMs} by the database clock; one statement. */
-    public int purgeHistoryOlderThan(long retainMs, int max) {
-        return call("purge the history", () -> HistoryStatement.purgeOlderThan(sql, retainMs, max));
-    }
-
-    /** Up to {@code max} names with more than {@code keep} history rows. */
-    public List<String> historyNamesOver(int keep, int max) {
-        return call("purge the history", () -> HistoryStatement.namesOver(sql, keep, max));
-    }
-
-    /** Deletes at most {@code max} rows of {@code name} beyond its newest {@code keep}. */
-    public int purgeHistoryBeyond(String name, int keep, int max) {
-        return call("purge the history", () -> HistoryStatement.purgeBeyond(sql, name, keep, max));
-    }
-
     /**
      * {@link #finishAll(List)}, preceded by the completion of {@code history} as a statement of its own.
      * The finish keeps its single autocommit statement (its timeout and synchronous-commit check on
@@ -477,36 +337,14 @@ public final class LeaseStore {
      * instant unfinished, whose rerun adds its own row beside this accurate one, rather than a
      * finished instant whose row would stay {@code running} for good.
      */
-    private void completeHistory(List<HistoryCompletion> history, Consumer<LeaseDatabaseException> historyFailed) {
-        if (history.isEmpty()) {
+    private void completeHistory(List<HistoryCompletion> ended, Consumer<LeaseDatabaseException> historyFailed) {
+        if (ended.isEmpty()) {
             return;
         }
         try {
-            completeHistory(history);
+            history.complete(ended);
         } catch (LeaseDatabaseException e) {
             historyFailed.accept(e);
         }
-    }
-
-    private static void bounded(Collection<?> batch) {
-        if (batch.isEmpty() || batch.size() > MAX_BATCH) {
-            throw new IllegalArgumentException("a batch statement takes 1 to " + MAX_BATCH + " rows, not " + batch.size());
-        }
-    }
-
-    private static <T> T call(String what, Supplier<T> statement) {
-        try {
-            return statement.get();
-        } catch (DataAccessException e) {
-            throw new LeaseDatabaseException(what + " failed: " + rootMessage(e), e);
-        }
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
-            t = t.getCause();
-        }
-        return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
     }
 }
