@@ -81,7 +81,7 @@ final class Dispatcher {
                     heartbeat = System.nanoTime();
                 } catch (RuntimeException e) {
                     // A bug in one turn must not end the scheduling of every job; the heartbeat stops meanwhile.
-                    RoundEvents.dispatcherFailed(e);
+                    SchedulerEvents.dispatcherFailed(e);
                     with.claiming().await(with.leases().retryInterval());
                 }
             }

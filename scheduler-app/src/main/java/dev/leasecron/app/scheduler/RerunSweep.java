@@ -86,7 +86,7 @@ final class RerunSweep {
             return found.nextExpiry().filter(expiry -> expiry.compareTo(every) < 0).orElse(every);
         } catch (RuntimeException e) {
             // A database that does not answer, or a bug: either way the sweep goes on, or no rerun would run again.
-            RoundEvents.sweepFailed(leases.retryInterval(), String.valueOf(e.getMessage()));
+            SchedulerEvents.sweepFailed(leases.retryInterval(), String.valueOf(e.getMessage()));
             return leases.retryInterval();
         }
     }

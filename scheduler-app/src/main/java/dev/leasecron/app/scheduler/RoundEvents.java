@@ -225,32 +225,6 @@ final class RoundEvents {
                 .log("could not {} of {}, trying again in {}: {}", what, job.name(), retry, error);
     }
 
-    static void sweepFailed(Duration retry, String error) {
-        LOG.atLevel(Level.WARN).addKeyValue("event", RERUN_SWEEP_FAILED).addKeyValue("error", error)
-                .log("rerun sweep failed, trying again in {}: {}", retry, error);
-    }
-
-    static void runRequestsFailed(Duration retry, String error) {
-        LOG.atLevel(Level.WARN).addKeyValue("event", RUN_REQUESTS_FAILED).addKeyValue("error", error)
-                .log("look for run requests failed, trying again in {}: {}", retry, error);
-    }
-
-    static void suspensionsUnread(Duration retry, String error) {
-        LOG.atLevel(Level.WARN).addKeyValue("event", DATABASE_UNAVAILABLE).addKeyValue("error", error)
-                .log("could not read the jobs' suspensions, keeping the last ones read and trying again every {}: {}",
-                        retry, error);
-    }
-
-    static void dispatcherFailed(RuntimeException e) {
-        LOG.atLevel(Level.ERROR).addKeyValue("event", DISPATCHER_FAILED).setCause(e)
-                .log("the dispatcher failed, going on after the retry interval: {}", e.toString());
-    }
-
-    static void cuttingShort(int rounds, Duration grace) {
-        LOG.atLevel(Level.WARN).addKeyValue("event", DAEMON_CUTTING_SHORT).addKeyValue("rounds", rounds)
-                .log("{} round(s) still running after the shutdown grace of {}: cutting them short", rounds, grace);
-    }
-
     private static LoggingEventBuilder event(Level level, String event, ScheduledJob job) {
         return LOG.atLevel(level).addKeyValue("event", event).addKeyValue("job", job.name());
     }

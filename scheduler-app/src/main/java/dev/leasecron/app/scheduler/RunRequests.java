@@ -58,7 +58,7 @@ final class RunRequests {
             }
         } catch (RuntimeException e) {
             // A database that does not answer, or a bug: the look goes on, or no request would run again.
-            RoundEvents.runRequestsFailed(leases.retryInterval(), String.valueOf(e.getMessage()));
+            SchedulerEvents.runRequestsFailed(leases.retryInterval(), String.valueOf(e.getMessage()));
         }
     }
 }

@@ -195,7 +195,7 @@ public final class Scheduler {
         if (inFlight.awaitNone(grace)) {
             return true;
         }
-        RoundEvents.cuttingShort(inFlight.running(), grace);
+        SchedulerEvents.cuttingShort(inFlight.running(), grace);
         rounds.cancel("shutdown: the grace of " + grace + " ran out");
         return inFlight.awaitNone(windDown);
     }

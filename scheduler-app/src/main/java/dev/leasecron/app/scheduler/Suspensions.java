@@ -71,7 +71,7 @@ final class Suspensions {
             failing = false;
         } catch (LeaseDatabaseException e) {
             if (!failing) {
-                RoundEvents.suspensionsUnread(every, e.getMessage());
+                SchedulerEvents.suspensionsUnread(every, e.getMessage());
             }
             failing = true;
             return;
