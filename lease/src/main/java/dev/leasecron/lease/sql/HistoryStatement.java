@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
-import org.jooq.exception.DataAccessException;
 
 /**
  * The statements of {@code gst_history}: one row per round claimed (key: name, instant, term, which
@@ -43,7 +42,7 @@ final class HistoryStatement {
                 + " duration_ms BIGINT NOT NULL DEFAULT 0, detail TEXT NOT NULL,"
                 // The key serves the reads of one job newest first and the per-job cap of the purge.
                 + " PRIMARY KEY (name, instant_ms, term)";
-        try {
+        SideTables.create(sql, TABLE, "name", () -> {
             if (mysql) {
                 // The index on the instant serves the purge by age and the reads of every job newest first.
                 run(sql, "CREATE TABLE IF NOT EXISTS " + TABLE + " (" + columns + ", KEY gst_history_instant (instant_ms))"
@@ -58,22 +57,11 @@ final class HistoryStatement {
                 run(sql, "CREATE INDEX IF NOT EXISTS gst_history_running ON " + TABLE
                         + " (name, instant_ms, term) WHERE outcome = '" + RUNNING + "'");
             }
-        } catch (DataAccessException e) {
-            // Replicas creating it at the same moment: PostgreSQL's IF NOT EXISTS is not atomic.
-            if (!exists(sql)) {
-                throw e;
-            }
-        }
+        });
     }
 
     static boolean exists(Sql sql) {
-        try {
-            new BatchStatement().sql("SELECT COUNT(*) FROM " + TABLE + " WHERE name = ").value("")
-                    .fetch(sql, r -> r.getLong(1));
-            return true;
-        } catch (DataAccessException e) {
-            return false;
-        }
+        return SideTables.exists(sql, TABLE, "name");
     }
 
     /** The rows of rounds just claimed, {@code running}, started now by the database clock. */

@@ -35,7 +35,7 @@ final class RunRequestStatement {
         String columns = "id VARCHAR(191) NOT NULL, name VARCHAR(191) NOT NULL, requested_by VARCHAR(191) NOT NULL"
                 + " DEFAULT '', requested_ms BIGINT NOT NULL, state VARCHAR(16) NOT NULL, instance VARCHAR(191) NOT NULL"
                 + " DEFAULT '', term BIGINT NOT NULL DEFAULT 0, outcome VARCHAR(16) NOT NULL DEFAULT '', PRIMARY KEY (id)";
-        try {
+        SideTables.create(sql, TABLE, "id", () -> {
             if (mysql(sql)) {
                 run(sql, "CREATE TABLE IF NOT EXISTS " + TABLE + " (" + columns + ", KEY gst_run_requests_state (state))"
                         + " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin");
@@ -44,22 +44,11 @@ final class RunRequestStatement {
                 // Replicas look for the requests not ended; the ended ones pile up beside them.
                 run(sql, "CREATE INDEX IF NOT EXISTS gst_run_requests_state ON " + TABLE + " (state)");
             }
-        } catch (DataAccessException e) {
-            // Replicas creating it at the same moment: PostgreSQL's IF NOT EXISTS is not atomic.
-            if (!exists(sql)) {
-                throw e;
-            }
-        }
+        });
     }
 
     static boolean exists(Sql sql) {
-        try {
-            new BatchStatement().sql("SELECT COUNT(*) FROM " + TABLE + " WHERE id = ").value("")
-                    .fetch(sql, r -> r.getLong(1));
-            return true;
-        } catch (DataAccessException e) {
-            return false;
-        }
+        return SideTables.exists(sql, TABLE, "id");
     }
 
     /** Records a pending request unless one has {@code id}: 1 row written, or 0. */

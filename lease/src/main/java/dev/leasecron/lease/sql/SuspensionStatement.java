@@ -4,7 +4,6 @@ import dev.leasecron.lease.Suspension;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
-import org.jooq.exception.DataAccessException;
 
 /**
  * The statements of {@code gst_suspensions}: one row per suspended name, inserted by a suspension and
@@ -25,26 +24,15 @@ final class SuspensionStatement {
         String create = "CREATE TABLE IF NOT EXISTS " + TABLE + " (name VARCHAR(191) NOT NULL,"
                 + " suspended_by VARCHAR(191) NOT NULL DEFAULT '', reason VARCHAR(" + REASON_BYTES + ") NOT NULL DEFAULT '',"
                 + " since_ms BIGINT NOT NULL, PRIMARY KEY (name))";
-        try {
+        SideTables.create(sql, TABLE, "name", () -> {
             // Binary collation on MySQL/MariaDB: names compare byte for byte, as in gst_leases.
             new BatchStatement().sql(mysql(sql) ? create + " DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin" : create)
                     .execute(sql);
-        } catch (DataAccessException e) {
-            // Replicas creating it at the same moment: PostgreSQL's IF NOT EXISTS is not atomic.
-            if (!exists(sql)) {
-                throw e;
-            }
-        }
+        });
     }
 
     static boolean exists(Sql sql) {
-        try {
-            new BatchStatement().sql("SELECT COUNT(*) FROM " + TABLE + " WHERE name = ").value("")
-                    .fetch(sql, r -> r.getLong(1));
-            return true;
-        } catch (DataAccessException e) {
-            return false;
-        }
+        return SideTables.exists(sql, TABLE, "name");
     }
 
     /** Inserts the suspension of {@code name}, since now by the database clock, unless it has one: 1 or 0 rows. */
