@@ -1,5 +1,6 @@
 package dev.leasecron.lease;
 
+import dev.leasecron.lease.sql.HistoryClaim;
 import dev.leasecron.lease.sql.LeaseStore;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,6 +26,8 @@ public final class Handle {
     private final long previousSlotMs;
     /** Completes with the loss once the lease is known lost. */
     private final CompletableFuture<LeaseLostException> lost = new CompletableFuture<>();
+    /** The round's history row as written at its claim, for its completion; null while not written. */
+    private volatile HistoryClaim historyRow;
     /** When the last renewal that succeeded started (the claim counts as the first), on the nanoTime scale. */
     private volatile long lastRenewedNanos;
 
@@ -182,6 +185,14 @@ public final class Handle {
 
     long claimStartedNanos() {
         return claimStartedNanos;
+    }
+
+    HistoryClaim historyRow() {
+        return historyRow;
+    }
+
+    void historyRow(HistoryClaim row) {
+        historyRow = row;
     }
 
     long lastRenewedNanos() {

@@ -116,8 +116,8 @@ public final class InstantSlots {
     /**
      * {@link #claimSlots(Instant, Collection, Consumer)}, the history rows of the names in
      * {@code caughtUp} written with the trigger {@link HistoryTrigger#CATCH_UP} (the others
-     * {@link HistoryTrigger#SCHEDULED}). Each statement's rounds claimed have their rows written, in
-     * one statement, before its part is handed over.
+     * {@link HistoryTrigger#SCHEDULED}). Each statement's rounds claimed have their rows handed to the
+     * history's group commit, which writes them off this thread, before its part is handed over.
      */
     public void claimSlots(Instant slot, Collection<String> names, Set<String> caughtUp,
             Consumer<BatchResult<String, Optional<Handle>>> part) {

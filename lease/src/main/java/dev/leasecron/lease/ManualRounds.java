@@ -1,5 +1,6 @@
 package dev.leasecron.lease;
 
+import dev.leasecron.lease.sql.HistoryClaim;
 import dev.leasecron.lease.sql.HistoryCompletion;
 import dev.leasecron.lease.sql.LeaseStore;
 import dev.leasecron.lease.sql.ManualClaim;
@@ -107,8 +108,10 @@ public final class ManualRounds {
             return;
         }
         try {
-            leases.store().history().complete(List.of(new HistoryCompletion(r.name(), r.requestedAt().toEpochMilli(), r.term(),
-                    end.outcome().label(), end.detail())));
+            // The row was written with the claim, in its transaction: only the end is new here.
+            HistoryClaim row = new HistoryClaim(r.name(), r.requestedAt().toEpochMilli(), r.term(), "",
+                    r.instance().orElse(""), HistoryTrigger.MANUAL.label(), false, 0);
+            leases.store().history().complete(List.of(new HistoryCompletion(row, end.outcome().label(), end.detail())));
         } catch (LeaseDatabaseException e) {
             leases.historyFailed(e);
         }

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,10 +16,14 @@ import java.util.function.Function;
 
 /**
  * The round history on the primary database ({@code gst_history}), for operators: every round claimed
- * through {@link InstantSlots} (its row is written {@code running} right after its claim, one statement
- * per claim statement, and completed by one statement per finish or release statement, sent just
- * before it in the same group), and every span of instants that did not run ({@link #recordNotRun}).
+ * through {@link InstantSlots} and every span of instants that did not run ({@link #recordNotRun}).
  * Reached through {@link Leases#history()}.
+ *
+ * <p>A round's row is written {@code running} by a group commit of its own, off the path to the round's
+ * start: the claim hands it over and goes on to its next statement. It is completed by one statement
+ * per finish or release statement, sent just before it in the same group. The two writes may land in
+ * either order (a short round's end can overtake its claim's row), so the completion carries the whole
+ * row and writes it when missing, and the claim's write leaves a row already there as it is.
  *
  * <p>Writing the history never fails the lease protocol: a history statement that fails is reported to
  * {@link LeaseListener#historyFailed} and dropped, and the finish or release goes on as its own
@@ -30,11 +35,19 @@ public final class RoundHistory {
     /** What a rerun writes into the row of the round it runs again. */
     static final String DIED = "its replica stopped before the round ended (or lost its lease without recording its end)";
 
+    /**
+     * How long the claims' rows wait for others: the statements of one instant's claims return within
+     * milliseconds of each other, and their rows then share a statement.
+     */
+    static final Duration CLAIMS_WINDOW = Duration.ofMillis(5);
+
     private final Leases leases;
+    private final Coalescer<HistoryClaim, Boolean> claims;
     private volatile boolean enabled = true;
 
     RoundHistory(Leases leases) {
         this.leases = leases;
+        this.claims = new Coalescer<>("history-claims", CLAIMS_WINDOW, this::insertClaims);
     }
 
     /** Whether rounds and spans are written: on unless {@link Leases#keepHistory} turned it off. */
@@ -130,19 +143,37 @@ public final class RoundHistory {
         return leases.store().history().purgeBeyond(name, keep, max);
     }
 
-    /** Writes the rows of rounds just claimed, before their rounds start: one statement per batch. */
+    /**
+     * Hands the rows of rounds just claimed to the group commit that writes them, and keeps each row on
+     * its handle for the round's completion. Returns at once; a write that fails is reported to
+     * {@link LeaseListener#historyFailed}.
+     */
     void claimed(Collection<Handle> handles, Function<String, HistoryTrigger> trigger) {
         if (!enabled || handles.isEmpty()) {
             return;
         }
-        List<HistoryClaim> rows = new ArrayList<>();
+        long startedMs = leases.clock().known() ? leases.clock().now().toEpochMilli() : 0;
         for (Handle h : handles) {
-            rows.add(new HistoryClaim(h.name(), h.slot().orElseThrow().toEpochMilli(), h.term(), h.holder(), h.instance(),
-                    (h.rerun() ? HistoryTrigger.RERUN : trigger.apply(h.name())).label(), h.rerun()));
+            HistoryClaim row = new HistoryClaim(h.name(), h.slot().orElseThrow().toEpochMilli(), h.term(), h.holder(),
+                    h.instance(), (h.rerun() ? HistoryTrigger.RERUN : trigger.apply(h.name())).label(), h.rerun(), startedMs);
+            h.historyRow(row);
+            claims.submit(row);
         }
+    }
+
+    private BatchResult<HistoryClaim, Boolean> insertClaims(List<HistoryClaim> rows) {
+        Map<HistoryClaim, Boolean> written = new HashMap<>();
+        Map<HistoryClaim, LeaseDatabaseException> failed = new HashMap<>();
         for (List<HistoryClaim> chunk : Batches.chunks(rows, Comparator.comparing(HistoryClaim::name))) {
-            quietly(() -> leases.store().history().insertClaims(chunk));
+            try {
+                leases.store().history().insertClaims(chunk);
+                chunk.forEach(row -> written.put(row, true));
+            } catch (LeaseDatabaseException e) {
+                leases.historyFailed(e);
+                chunk.forEach(row -> failed.put(row, e));
+            }
         }
+        return new BatchResult<>(written, failed);
     }
 
     /** The rerun of {@code u} was claimed as {@code rerun}: completes the dead round's row, then writes its own. */
@@ -154,16 +185,29 @@ public final class RoundHistory {
         claimed(List.of(rerun), name -> HistoryTrigger.RERUN);
     }
 
-    /** The completions of {@code handles}' rows, each as {@code end} tells; empty when the history is off. */
+    /**
+     * The completions of {@code handles}' rows, each as {@code end} tells; empty when the history is off.
+     * A handle of an instant whose row was never handed over (claimed while the history was off) is
+     * completed as a scheduled round of unknown start.
+     */
     List<HistoryCompletion> completions(Collection<Handle> handles, Function<Handle, RoundEnd> end) {
         if (!enabled) {
             return List.of();
         }
-        return handles.stream().map(h -> {
+        List<HistoryCompletion> completions = new ArrayList<>(handles.size());
+        for (Handle h : handles) {
+            if (h.slot().isEmpty()) {
+                continue;
+            }
+            HistoryClaim row = h.historyRow();
+            if (row == null) {
+                row = new HistoryClaim(h.name(), h.slot().get().toEpochMilli(), h.term(), h.holder(), h.instance(),
+                        (h.rerun() ? HistoryTrigger.RERUN : HistoryTrigger.SCHEDULED).label(), h.rerun(), 0);
+            }
             RoundEnd e = end.apply(h);
-            return new HistoryCompletion(h.name(), h.slot().map(java.time.Instant::toEpochMilli).orElse(0L), h.term(),
-                    e.outcome().label(), e.detail());
-        }).filter(c -> c.instantMs() != 0).toList();
+            completions.add(new HistoryCompletion(row, e.outcome().label(), e.detail()));
+        }
+        return completions;
     }
 
     /** Hears that a history statement failed. */

@@ -1,10 +1,13 @@
 package dev.leasecron.lease;
 
 import static dev.leasecron.lease.testing.TestDatabase.uniqueName;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.leasecron.lease.sql.HistoryClaim;
+import dev.leasecron.lease.sql.HistoryCompletion;
 import dev.leasecron.lease.testing.TestDatabase;
 import dev.leasecron.lease.testing.TestTimings;
 import java.time.Duration;
@@ -28,6 +31,11 @@ class HistoryTest {
         return leases.history().entries(HistoryQuery.latest(List.of(name), 100));
     }
 
+    /** The rows of {@code name} once there are {@code count}: a claim's row is written off the claim's thread. */
+    private static List<HistoryEntry> rows(Leases leases, String name, int count) {
+        return await().until(() -> rows(leases, name), r -> r.size() == count);
+    }
+
     @ParameterizedTest
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void aRoundsRowIsWrittenWithItsClaimAndCompletedWithItsFinish(TestDatabase db) {
@@ -37,7 +45,7 @@ class HistoryTest {
         String timedOut = uniqueName("history-timeout");
         BatchResult<String, Optional<Handle>> claimed = leases.slots().claimSlots(T1, List.of(ok, failed, timedOut));
 
-        HistoryEntry running = rows(leases, ok).getFirst();
+        HistoryEntry running = rows(leases, ok, 1).getFirst();
         assertEquals(HistoryOutcome.RUNNING, running.outcome());
         assertEquals(Optional.of(HistoryTrigger.SCHEDULED), running.trigger());
         assertEquals(T1, running.instant());
@@ -72,10 +80,36 @@ class HistoryTest {
 
     @ParameterizedTest
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void aRoundsEndThatOvertakesItsClaimsRowWritesTheWholeRowWhichTheClaimsRowThenLeaves(TestDatabase db) {
+        Leases leases = db.leases(TestTimings.FAST);
+        String name = uniqueName("history-overtaken");
+        long started = T1.toEpochMilli() + 250;
+        HistoryClaim claim = new HistoryClaim(name, T1.toEpochMilli(), 7, "holder-1", "test-a",
+                HistoryTrigger.CATCH_UP.label(), false, started);
+        leases.store().history().complete(List.of(new HistoryCompletion(claim, HistoryOutcome.FAILED.label(), "exit 3")));
+        leases.store().history().insertClaims(List.of(claim));
+
+        HistoryEntry row = rows(leases, name).getFirst();
+        assertEquals(HistoryOutcome.FAILED, row.outcome(), "the late claim's row did not put it back to running");
+        assertEquals("exit 3", row.detail());
+        assertEquals(Optional.of(HistoryTrigger.CATCH_UP), row.trigger());
+        assertEquals(7, row.term());
+        assertEquals("test-a", row.instance());
+        assertEquals(Optional.of(Instant.ofEpochMilli(started)), row.started());
+        assertEquals(Optional.of(Duration.ofMillis(250)), row.fireDelay());
+        assertTrue(row.ended().isPresent() && row.duration().isPresent());
+
+        leases.store().history().complete(List.of(new HistoryCompletion(claim, HistoryOutcome.OK.label(), "")));
+        assertEquals(HistoryOutcome.FAILED, rows(leases, name).getFirst().outcome(), "a row is completed once");
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void aReleasedRoundIsCutShortAndItsRerunHasARowOfItsOwn(TestDatabase db) {
         Leases leases = db.leases(TestTimings.FAST);
         String name = uniqueName("history-release");
         Handle h = leases.slots().claimSlots(T1, List.of(name)).get(name).orElseThrow();
+        rows(leases, name, 1);
         leases.batches().releaseAll(Map.of(h, "the replica shut down"));
         HistoryEntry cut = rows(leases, name).getFirst();
         assertEquals(HistoryOutcome.CUT_SHORT, cut.outcome());
@@ -83,7 +117,7 @@ class HistoryTest {
         assertTrue(cut.ended().isPresent());
 
         Handle rerun = leases.slots().claimRerun(leases.slots().unfinishedSlots(List.of(name)).getFirst()).orElseThrow();
-        List<HistoryEntry> both = rows(leases, name);
+        List<HistoryEntry> both = rows(leases, name, 2);
         assertEquals(2, both.size());
         assertTrue(both.getFirst().rerun(), "the rerun's row first: the same instant, a later term");
         assertEquals(Optional.of(HistoryTrigger.RERUN), both.getFirst().trigger());
@@ -100,11 +134,11 @@ class HistoryTest {
         Leases survivor = db.leases(TestTimings.FAST);
         String name = uniqueName("history-died");
         dead.slots().claimSlots(T1, List.of(name)).get(name).orElseThrow();
-        assertEquals(HistoryOutcome.RUNNING, rows(survivor, name).getFirst().outcome());
+        assertEquals(HistoryOutcome.RUNNING, rows(survivor, name, 1).getFirst().outcome());
         db.expire(name); // never renewed, never finished: its replica died
 
         Handle rerun = survivor.slots().claimRerun(survivor.slots().unfinishedSlots(List.of(name)).getFirst()).orElseThrow();
-        List<HistoryEntry> both = rows(survivor, name);
+        List<HistoryEntry> both = rows(survivor, name, 2);
         assertEquals(2, both.size());
         assertEquals(HistoryOutcome.RUNNING, both.getFirst().outcome());
         assertTrue(both.getFirst().rerun());
@@ -128,7 +162,7 @@ class HistoryTest {
         assertTrue(rows(survivor, name).isEmpty(), "history off writes nothing");
         db.expire(name);
         survivor.slots().claimRerun(survivor.slots().unfinishedSlots(List.of(name)).getFirst()).orElseThrow();
-        List<HistoryEntry> both = rows(survivor, name);
+        List<HistoryEntry> both = rows(survivor, name, 2);
         assertEquals(List.of(HistoryOutcome.RUNNING, HistoryOutcome.CUT_SHORT), both.stream().map(HistoryEntry::outcome).toList());
     }
 
@@ -175,6 +209,8 @@ class HistoryTest {
         String finished = uniqueName("history-broken-finish");
         String released = uniqueName("history-broken-release");
         BatchResult<String, Optional<Handle>> claimed = leases.slots().claimSlots(T1, List.of(finished, released));
+        rows(leases, finished, 1);
+        rows(leases, released, 1);
         db.execute("DROP TABLE gst_history");
         try {
             Handle f = claimed.get(finished).orElseThrow();
@@ -194,7 +230,7 @@ class HistoryTest {
             // Claims and spans with the table gone: reported, not thrown.
             leases.slots().claimSlots(T2, List.of(uniqueName("history-broken-claim")));
             leases.history().recordNotRun(List.of(new NotRun(finished, T2, T2, 1, HistoryOutcome.MISSED, "")));
-            assertEquals(4, failures.size());
+            await().until(failures::size, n -> n == 4);
         } finally {
             db.leases(TestTimings.FAST); // creates the table again for the other tests
         }
@@ -218,6 +254,7 @@ class HistoryTest {
         leases.history().recordNotRun(spans);
         String longRound = uniqueName("history-purge-running");
         Handle running = leases.slots().claimSlot(longRound, now.minus(Duration.ofDays(30))).orElseThrow();
+        rows(leases, longRound, 1);
 
         // Other tests' old rows may be purged with these: count only what is left of ours.
         int deleted;

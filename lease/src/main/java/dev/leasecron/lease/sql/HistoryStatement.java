@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -28,6 +29,8 @@ final class HistoryStatement {
             + " holder, instance, rerun, requested_by, started_ms, ended_ms, fire_delay_ms, duration_ms, detail";
     private static final String ENDED = "('ok', 'failed', 'timeout', 'cut_short')";
     private static final String RUNNING = HistoryOutcome.RUNNING.label();
+    private static final Comparator<HistoryCompletion> KEY_ORDER = Comparator.comparing((HistoryCompletion c) -> c.round().name())
+            .thenComparingLong(c -> c.round().instantMs()).thenComparingLong(c -> c.round().term());
 
     private HistoryStatement() {}
 
@@ -40,7 +43,8 @@ final class HistoryStatement {
                 + " requested_by VARCHAR(191) NOT NULL DEFAULT '', started_ms BIGINT NOT NULL DEFAULT 0,"
                 + " ended_ms BIGINT NOT NULL DEFAULT 0, fire_delay_ms BIGINT NOT NULL DEFAULT 0,"
                 + " duration_ms BIGINT NOT NULL DEFAULT 0, detail TEXT NOT NULL,"
-                // The key serves the reads of one job newest first and the per-job cap of the purge.
+                // The key serves the completion's upsert, the reads of one job newest first and the per-job cap
+                // of the purge.
                 + " PRIMARY KEY (name, instant_ms, term)";
         SideTables.create(sql, TABLE, "name", () -> {
             if (mysql) {
@@ -50,12 +54,6 @@ final class HistoryStatement {
             } else {
                 run(sql, "CREATE TABLE IF NOT EXISTS " + TABLE + " (" + columns + ")");
                 run(sql, "CREATE INDEX IF NOT EXISTS gst_history_instant ON " + TABLE + " (instant_ms)");
-                // The completion of a batch of 500 rounds joins their keys to the table; PostgreSQL,
-                // knowing the batch holds 500 rows, plans a hash join over a scan of the whole table
-                // (millions of rows at the default retention) unless an index holds only the rows
-                // still running. MySQL/MariaDB, which have no partial index, look each key up.
-                run(sql, "CREATE INDEX IF NOT EXISTS gst_history_running ON " + TABLE
-                        + " (name, instant_ms, term) WHERE outcome = '" + RUNNING + "'");
             }
         });
     }
@@ -64,17 +62,17 @@ final class HistoryStatement {
         return SideTables.exists(sql, TABLE, "name");
     }
 
-    /** The rows of rounds just claimed, {@code running}, started now by the database clock. */
+    /**
+     * The rows of rounds just claimed, {@code running}, started when their claims observed the database
+     * clock. A row already there (its round's completion came first) is left as it is.
+     */
     static void insertClaims(Sql sql, List<HistoryClaim> claims) {
-        String now = sql.nowSql();
         BatchStatement insert = insertInto(sql, "name, instant_ms, term, last_instant_ms, instants, outcome, trigger_kind,"
                 + " holder, instance, rerun, started_ms, fire_delay_ms, detail");
         String separator = "";
         for (HistoryClaim c : claims) {
-            insert.sql(separator + "(").value(c.name()).sql(", ").value(c.instantMs()).sql(", ").value(c.term())
-                    .sql(", ").value(c.instantMs()).sql(", 1, '" + RUNNING + "', ").value(c.trigger()).sql(", ")
-                    .value(c.holder()).sql(", ").value(c.instance()).sql(", ").value(c.rerun() ? 1L : 0L)
-                    .sql(", " + now + ", " + now + " - ").value(c.instantMs()).sql(", '')");
+            insert.sql(separator);
+            roundValues(sql, insert, c, RUNNING).sql(", '')");
             separator = ", ";
         }
         onConflictDoNothing(sql, insert).execute(sql);
@@ -97,28 +95,77 @@ final class HistoryStatement {
     }
 
     /**
-     * Completes the rows of rounds that ended, ended and timed now by the database clock. A row is
-     * completed once: one no longer {@code running} (completed by a rerun, say) is left as it is.
+     * Completes the rows of rounds that ended, ended and timed now by the database clock, writing the
+     * whole row where its claim's write has not landed: the claim's rows go out in a group commit of
+     * their own, which a short round's end may overtake. A row is completed once: one no longer
+     * {@code running} (completed by a rerun, say) is left as it is.
      */
     static void complete(Sql sql, List<HistoryCompletion> ended) {
         String now = sql.nowSql();
-        List<List<?>> rows = ended.stream().<List<?>>map(c -> List.of(c.name(), c.instantMs(), c.term(), c.outcome(),
-                HistoryText.bound(c.detail()))).toList();
-        List<String> columns = List.of("b_name", "b_instant_ms", "b_term", "b_outcome", "b_detail");
-        BatchStatement s = new BatchStatement();
-        String set = "outcome = b.b_outcome, detail = b.b_detail, ended_ms = " + now + ", duration_ms = CASE WHEN"
-                + " started_ms = 0 THEN 0 ELSE " + now + " - started_ms END";
-        String match = TABLE + ".name = b.b_name AND " + TABLE + ".instant_ms = b.b_instant_ms AND " + TABLE
-                + ".term = b.b_term AND " + TABLE + ".outcome = '" + RUNNING + "'";
-        switch (sql.dialect()) {
-            case POSTGRES, SQLITE -> s.sql("UPDATE " + TABLE + " SET " + set + " FROM ").rows(sql.dialect(), columns, rows)
-                    .sql(" WHERE " + match);
-            case MYSQL, MARIADB -> s.sql("UPDATE " + TABLE + " CROSS JOIN ").rows(sql.dialect(), columns, rows)
-                    .sql(" SET " + set.replace("outcome = b", TABLE + ".outcome = b").replace("detail = b", TABLE + ".detail = b"))
-                    .sql(" WHERE " + match);
+        BatchStatement upsert = new BatchStatement().sql("INSERT INTO " + TABLE + " (name, instant_ms, term,"
+                + " last_instant_ms, instants, outcome, trigger_kind, holder, instance, rerun, started_ms, fire_delay_ms,"
+                + " detail, ended_ms, duration_ms) VALUES ");
+        String separator = "";
+        for (HistoryCompletion c : inKeyOrder(ended)) {
+            upsert.sql(separator);
+            roundValues(sql, upsert, c.round(), c.outcome()).sql(", ").value(HistoryText.bound(c.detail()))
+                    .sql(", " + now + ", ");
+            if (c.round().startedMs() == 0) {
+                upsert.sql("0)");
+            } else {
+                upsert.sql(now + " - ").value(c.round().startedMs()).sql(")");
+            }
+            separator = ", ";
         }
-        s.execute(sql);
+        String running = "'" + RUNNING + "'";
+        if (mysql(sql)) {
+            // The assignments see the values assigned before them: the outcome, which the others test,
+            // goes last.
+            String ifRunning = "IF(outcome = " + running + ", ";
+            upsert.sql(" ON DUPLICATE KEY UPDATE detail = " + ifRunning + "VALUES(detail), detail), duration_ms = "
+                    + ifRunning + "IF(started_ms = 0, 0, VALUES(ended_ms) - started_ms), duration_ms), ended_ms = "
+                    + ifRunning + "VALUES(ended_ms), ended_ms), outcome = " + ifRunning + "VALUES(outcome), outcome)");
+        } else {
+            upsert.sql(" ON CONFLICT (name, instant_ms, term) DO UPDATE SET outcome = excluded.outcome,"
+                    + " detail = excluded.detail, ended_ms = excluded.ended_ms, duration_ms = CASE WHEN " + TABLE
+                    + ".started_ms = 0 THEN 0 ELSE excluded.ended_ms - " + TABLE + ".started_ms END WHERE " + TABLE
+                    + ".outcome = " + running);
+        }
+        upsert.execute(sql);
     }
+
+    /**
+     * The values of a round's row up to its fire delay: name, instant, term, last instant, instants,
+     * outcome, trigger, holder, instance, rerun, start, fire delay; the start is the write's now when
+     * the claim's is not known.
+     */
+    private static BatchStatement roundValues(Sql sql, BatchStatement s, HistoryClaim c, String outcome) {
+        s.sql("(").value(c.name()).sql(", ").value(c.instantMs()).sql(", ").value(c.term()).sql(", ").value(c.instantMs())
+                .sql(", 1, ").value(outcome).sql(", ").value(c.trigger()).sql(", ").value(c.holder()).sql(", ")
+                .value(c.instance()).sql(", ").value(c.rerun() ? 1L : 0L).sql(", ");
+        if (c.startedMs() == 0) {
+            String now = sql.nowSql();
+            return s.sql(now + ", " + now + " - ").value(c.instantMs());
+        }
+        return s.value(c.startedMs()).sql(", ").value(c.startedMs() - c.instantMs());
+    }
+
+    /**
+     * One completion per row, in key order: PostgreSQL refuses an upsert that meets the same row twice,
+     * and concurrent upserts taking their rows in one order do not deadlock on each other.
+     */
+    private static List<HistoryCompletion> inKeyOrder(List<HistoryCompletion> ended) {
+        List<HistoryCompletion> sorted = new ArrayList<>(ended);
+        sorted.sort(KEY_ORDER);
+        List<HistoryCompletion> once = new ArrayList<>(sorted.size());
+        for (HistoryCompletion c : sorted) {
+            if (once.isEmpty() || KEY_ORDER.compare(once.getLast(), c) != 0) {
+                once.add(c);
+            }
+        }
+        return once;
+    }
+
 
     /**
      * The row of a round whose replica stopped before it ended, completed {@code cut_short} with

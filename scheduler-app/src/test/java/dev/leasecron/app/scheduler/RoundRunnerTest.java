@@ -1,5 +1,6 @@
 package dev.leasecron.app.scheduler;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -166,10 +167,10 @@ class RoundRunnerTest {
         assertEquals("test round", endedOn.get(), "ends on the round's own thread, not the statement's");
     }
 
+    /** The job's one history row, once written: a claim's row is written off the claim's thread. */
     private HistoryEntry historyOf(ScheduledJob job) {
-        List<HistoryEntry> rows = leases.history().entries(HistoryQuery.latest(List.of(job.leaseName()), 10));
-        assertEquals(1, rows.size(), rows.toString());
-        return rows.getFirst();
+        return await().until(() -> leases.history().entries(HistoryQuery.latest(List.of(job.leaseName()), 10)),
+                rows -> rows.size() == 1).getFirst();
     }
 
     @ParameterizedTest(name = "{0}")
