@@ -91,7 +91,7 @@ public final class InstantSlots {
     public BatchResult<String, Optional<Handle>> claimSlots(Instant slot, Collection<String> names) {
         Map<String, Optional<Handle>> answered = new HashMap<>();
         Map<String, LeaseDatabaseException> failed = new HashMap<>();
-        claimSlots(slot, names, part -> {
+        claimSlots(slot, names, Set.of(), part -> {
             answered.putAll(part.answered());
             failed.putAll(part.failed());
         });
@@ -102,22 +102,15 @@ public final class InstantSlots {
      * {@link #claimSlots(Instant, Collection)}, handing over each statement's names as soon as that
      * statement has returned, so the rounds of the first names can start while the later ones are
      * claimed. Every distinct name given is in exactly one part; the names are validated before any
-     * statement runs.
+     * statement runs. The history rows of the names in {@code caughtUp} have the trigger
+     * {@link HistoryTrigger#CATCH_UP} (the others {@link HistoryTrigger#SCHEDULED}); each statement's
+     * rounds claimed have their rows handed to the history's group commit, which writes them off this
+     * thread, before its part is handed over.
      *
      * @param part called once per statement, on the calling thread, with its names' handles or failure;
      *     the names a statement passed over because another transaction held them come in a part of
      *     their own, after
      * @throws IllegalArgumentException a name cannot be held (see {@link LeaseName}); nothing ran
-     */
-    public void claimSlots(Instant slot, Collection<String> names, Consumer<BatchResult<String, Optional<Handle>>> part) {
-        claimSlots(slot, names, Set.of(), part);
-    }
-
-    /**
-     * {@link #claimSlots(Instant, Collection, Consumer)}, the history rows of the names in
-     * {@code caughtUp} written with the trigger {@link HistoryTrigger#CATCH_UP} (the others
-     * {@link HistoryTrigger#SCHEDULED}). Each statement's rounds claimed have their rows handed to the
-     * history's group commit, which writes them off this thread, before its part is handed over.
      */
     public void claimSlots(Instant slot, Collection<String> names, Set<String> caughtUp,
             Consumer<BatchResult<String, Optional<Handle>>> part) {

@@ -46,7 +46,7 @@ class BatchTest {
         List<String> names = moreThanTwoStatementsOfNames("batch-large");
 
         BatchResult<String, Optional<Handle>> first = leases.slots().claimSlots(T1, names);
-        assertTrue(first.complete());
+        assertTrue(first.complete(), () -> "failed: " + first.failed().values().stream().distinct().toList());
         assertEquals(names, List.copyOf(first.answered().keySet()), "every name, in the order given");
         List<Handle> handles = first.answered().values().stream().map(Optional::orElseThrow).toList();
         assertTrue(handles.stream().allMatch(h -> h.term() == 1 && h.superseded().isEmpty()));
@@ -132,7 +132,7 @@ class BatchTest {
         List<String> names = moreThanTwoStatementsOfNames("batch-parts");
         List<BatchResult<String, Optional<Handle>>> parts = new ArrayList<>();
 
-        leases.slots().claimSlots(T1, names, parts::add);
+        leases.slots().claimSlots(T1, names, Set.of(), parts::add);
 
         assertEquals(List.of(7, Leases.MAX_BATCH, Leases.MAX_BATCH),
                 parts.stream().map(p -> p.answered().size()).sorted().toList(), "one part per statement");
@@ -148,6 +148,7 @@ class BatchTest {
             AtomicLong connections = new AtomicLong();
             DataSource counting = BorrowCounting.wrap(db.pool(4), connections);
             Leases leases = db.leases(TestTimings.FAST, counting);
+            leases.keepHistory(false); // its rows are written on a thread of their own, at any time
             List<String> names = List.of(uniqueName("one-conn-a"), uniqueName("one-conn-b"));
             List<Handle> handles = leases.slots().claimSlots(T1, names).answered().values().stream()
                     .map(Optional::orElseThrow).toList();
@@ -202,7 +203,7 @@ class BatchTest {
                 execute(renewing, "UPDATE gst_leases SET instance = instance WHERE name = ?", held);
 
                 List<BatchResult<String, Optional<Handle>>> parts = new java.util.concurrent.CopyOnWriteArrayList<>();
-                Future<?> claim = claimer.submit(() -> leases.slots().claimSlots(T2, List.of(free, held), parts::add));
+                Future<?> claim = claimer.submit(() -> leases.slots().claimSlots(T2, List.of(free, held), Set.of(), parts::add));
                 await().atMost(Duration.ofSeconds(10)).until(() -> !parts.isEmpty() && claimsWaitingOnALock(watching) == 1);
                 assertEquals(Set.of(free), parts.getFirst().answered().keySet(), "the free name answered first, alone");
                 assertTrue(parts.getFirst().get(free).isPresent());

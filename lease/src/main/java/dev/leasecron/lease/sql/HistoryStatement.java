@@ -10,12 +10,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The statements of {@code gst_history}: one row per round claimed (key: name, instant, term, which
+ * The statements of {@code gst_history} but the rounds' own rows ({@link HistoryRoundStatement}): the
+ * table, the spans not run, the reads and the purge. One row per round claimed (key: name, instant, term, which
  * the claim moves, so a round and its rerun are two rows) and one per span of instants not run (term
  * 0). Written as text through {@link BatchStatement}, as the lease table's batch statements are: they
  * run once per batch on the round's path, and their size grows with it.
@@ -28,9 +28,7 @@ final class HistoryStatement {
     private static final String COLUMNS = "name, instant_ms, last_instant_ms, instants, outcome, trigger_kind, term,"
             + " holder, instance, rerun, requested_by, started_ms, ended_ms, fire_delay_ms, duration_ms, detail";
     private static final String ENDED = "('ok', 'failed', 'timeout', 'cut_short')";
-    private static final String RUNNING = HistoryOutcome.RUNNING.label();
-    private static final Comparator<HistoryCompletion> KEY_ORDER = Comparator.comparing((HistoryCompletion c) -> c.round().name())
-            .thenComparingLong(c -> c.round().instantMs()).thenComparingLong(c -> c.round().term());
+    static final String RUNNING = HistoryOutcome.RUNNING.label();
 
     private HistoryStatement() {}
 
@@ -60,128 +58,6 @@ final class HistoryStatement {
 
     static boolean exists(Sql sql) {
         return SideTables.exists(sql, TABLE, "name");
-    }
-
-    /**
-     * The rows of rounds just claimed, {@code running}, started when their claims observed the database
-     * clock. A row already there (its round's completion came first) is left as it is.
-     */
-    static void insertClaims(Sql sql, List<HistoryClaim> claims) {
-        BatchStatement insert = insertInto(sql, "name, instant_ms, term, last_instant_ms, instants, outcome, trigger_kind,"
-                + " holder, instance, rerun, started_ms, fire_delay_ms, detail");
-        String separator = "";
-        for (HistoryClaim c : claims) {
-            insert.sql(separator);
-            roundValues(sql, insert, c, RUNNING).sql(", '')");
-            separator = ", ";
-        }
-        onConflictDoNothing(sql, insert).execute(sql);
-    }
-
-    /**
-     * The row of a manual round just claimed, {@code running}: its instant is when it was requested,
-     * so its fire delay is how long the request waited for the job's lease.
-     */
-    static void insertManual(Sql sql, String name, long requestedMs, long term, String holder, String instance,
-            String requestedBy) {
-        String now = sql.nowSql();
-        BatchStatement insert = insertInto(sql, "name, instant_ms, term, last_instant_ms, instants, outcome, trigger_kind,"
-                + " holder, instance, rerun, requested_by, started_ms, fire_delay_ms, detail")
-                .sql("(").value(name).sql(", ").value(requestedMs).sql(", ").value(term).sql(", ").value(requestedMs)
-                .sql(", 1, '" + RUNNING + "', '" + HistoryTrigger.MANUAL.label() + "', ").value(holder).sql(", ")
-                .value(instance).sql(", 0, ").value(HistoryText.bound(requestedBy)).sql(", " + now + ", " + now + " - ")
-                .value(requestedMs).sql(", '')");
-        onConflictDoNothing(sql, insert).execute(sql);
-    }
-
-    /**
-     * Completes the rows of rounds that ended, ended and timed now by the database clock, writing the
-     * whole row where its claim's write has not landed: the claim's rows go out in a group commit of
-     * their own, which a short round's end may overtake. A row is completed once: one no longer
-     * {@code running} (completed by a rerun, say) is left as it is.
-     */
-    static void complete(Sql sql, List<HistoryCompletion> ended) {
-        String now = sql.nowSql();
-        BatchStatement upsert = new BatchStatement().sql("INSERT INTO " + TABLE + " (name, instant_ms, term,"
-                + " last_instant_ms, instants, outcome, trigger_kind, holder, instance, rerun, started_ms, fire_delay_ms,"
-                + " detail, ended_ms, duration_ms) VALUES ");
-        String separator = "";
-        for (HistoryCompletion c : inKeyOrder(ended)) {
-            upsert.sql(separator);
-            roundValues(sql, upsert, c.round(), c.outcome()).sql(", ").value(HistoryText.bound(c.detail()))
-                    .sql(", " + now + ", ");
-            if (c.round().startedMs() == 0) {
-                upsert.sql("0)");
-            } else {
-                upsert.sql(now + " - ").value(c.round().startedMs()).sql(")");
-            }
-            separator = ", ";
-        }
-        String running = "'" + RUNNING + "'";
-        if (mysql(sql)) {
-            // The assignments see the values assigned before them: the outcome, which the others test,
-            // goes last.
-            String ifRunning = "IF(outcome = " + running + ", ";
-            upsert.sql(" ON DUPLICATE KEY UPDATE detail = " + ifRunning + "VALUES(detail), detail), duration_ms = "
-                    + ifRunning + "IF(started_ms = 0, 0, VALUES(ended_ms) - started_ms), duration_ms), ended_ms = "
-                    + ifRunning + "VALUES(ended_ms), ended_ms), outcome = " + ifRunning + "VALUES(outcome), outcome)");
-        } else {
-            upsert.sql(" ON CONFLICT (name, instant_ms, term) DO UPDATE SET outcome = excluded.outcome,"
-                    + " detail = excluded.detail, ended_ms = excluded.ended_ms, duration_ms = CASE WHEN " + TABLE
-                    + ".started_ms = 0 THEN 0 ELSE excluded.ended_ms - " + TABLE + ".started_ms END WHERE " + TABLE
-                    + ".outcome = " + running);
-        }
-        upsert.execute(sql);
-    }
-
-    /**
-     * The values of a round's row up to its fire delay: name, instant, term, last instant, instants,
-     * outcome, trigger, holder, instance, rerun, start, fire delay; the start is the write's now when
-     * the claim's is not known.
-     */
-    private static BatchStatement roundValues(Sql sql, BatchStatement s, HistoryClaim c, String outcome) {
-        s.sql("(").value(c.name()).sql(", ").value(c.instantMs()).sql(", ").value(c.term()).sql(", ").value(c.instantMs())
-                .sql(", 1, ").value(outcome).sql(", ").value(c.trigger()).sql(", ").value(c.holder()).sql(", ")
-                .value(c.instance()).sql(", ").value(c.rerun() ? 1L : 0L).sql(", ");
-        if (c.startedMs() == 0) {
-            String now = sql.nowSql();
-            return s.sql(now + ", " + now + " - ").value(c.instantMs());
-        }
-        return s.value(c.startedMs()).sql(", ").value(c.startedMs() - c.instantMs());
-    }
-
-    /**
-     * One completion per row, in key order: PostgreSQL refuses an upsert that meets the same row twice,
-     * and concurrent upserts taking their rows in one order do not deadlock on each other.
-     */
-    private static List<HistoryCompletion> inKeyOrder(List<HistoryCompletion> ended) {
-        List<HistoryCompletion> sorted = new ArrayList<>(ended);
-        sorted.sort(KEY_ORDER);
-        List<HistoryCompletion> once = new ArrayList<>(sorted.size());
-        for (HistoryCompletion c : sorted) {
-            if (once.isEmpty() || KEY_ORDER.compare(once.getLast(), c) != 0) {
-                once.add(c);
-            }
-        }
-        return once;
-    }
-
-
-    /**
-     * The row of a round whose replica stopped before it ended, completed {@code cut_short} with
-     * {@code detail} where it is still {@code running}, or written so when it is missing: its claim's
-     * write failed, or came from before the history was kept. Run before the rerun's own row.
-     */
-    static void completeDead(Sql sql, String name, long instantMs, long term, String detail) {
-        new BatchStatement().sql("UPDATE " + TABLE + " SET outcome = '" + HistoryOutcome.CUT_SHORT.label()
-                        + "', detail = ").value(HistoryText.bound(detail))
-                .sql(" WHERE name = ").value(name).sql(" AND instant_ms = ").value(instantMs)
-                .sql(" AND term = ").value(term).sql(" AND outcome = '" + RUNNING + "'").execute(sql);
-        BatchStatement insert = insertInto(sql, "name, instant_ms, term, last_instant_ms, instants, outcome, trigger_kind, detail")
-                .sql("(").value(name).sql(", ").value(instantMs).sql(", ").value(term).sql(", ").value(instantMs)
-                .sql(", 1, '" + HistoryOutcome.CUT_SHORT.label() + "', '" + HistoryTrigger.SCHEDULED.label() + "', ")
-                .value(HistoryText.bound(detail)).sql(")");
-        onConflictDoNothing(sql, insert).execute(sql);
     }
 
     /**
@@ -290,16 +166,16 @@ final class HistoryStatement {
                 r.getString(16));
     }
 
-    private static boolean mysql(Sql sql) {
+    static boolean mysql(Sql sql) {
         return sql.dialect() == Dialect.MYSQL || sql.dialect() == Dialect.MARIADB;
     }
 
-    private static BatchStatement insertInto(Sql sql, String columns) {
+    static BatchStatement insertInto(Sql sql, String columns) {
         return new BatchStatement().sql((mysql(sql) ? "INSERT IGNORE INTO " : "INSERT INTO ") + TABLE + " (" + columns
                 + ") VALUES ");
     }
 
-    private static BatchStatement onConflictDoNothing(Sql sql, BatchStatement insert) {
+    static BatchStatement onConflictDoNothing(Sql sql, BatchStatement insert) {
         return mysql(sql) ? insert : insert.sql(" ON CONFLICT DO NOTHING");
     }
 

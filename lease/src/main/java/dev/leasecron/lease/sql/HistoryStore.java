@@ -36,7 +36,7 @@ public final class HistoryStore {
     public void insertClaims(List<HistoryClaim> claims) {
         bounded(claims);
         call("record claims in the history", () -> {
-            HistoryStatement.insertClaims(sql, claims);
+            HistoryRoundStatement.insertClaims(sql, claims);
             return null;
         });
     }
@@ -45,7 +45,7 @@ public final class HistoryStore {
     public void complete(List<HistoryCompletion> ended) {
         bounded(ended);
         call("record ends in the history", () -> {
-            HistoryStatement.complete(sql, ended);
+            HistoryRoundStatement.complete(sql, ended);
             return null;
         });
     }
@@ -57,7 +57,7 @@ public final class HistoryStore {
      */
     public void completeDeadRound(String name, long instantMs, long term, String detail) {
         call("record a round cut short in the history", () -> {
-            HistoryStatement.completeDead(sql, name, instantMs, term, detail);
+            HistoryRoundStatement.completeDead(sql, name, instantMs, term, detail);
             return null;
         });
     }
@@ -75,7 +75,7 @@ public final class HistoryStore {
     public void insertManual(String name, long requestedMs, long term, String holder, String instance,
             String requestedBy) {
         call("record a manual round in the history", () -> {
-            HistoryStatement.insertManual(sql, name, requestedMs, term, holder, instance, requestedBy);
+            HistoryRoundStatement.insertManual(sql, name, requestedMs, term, holder, instance, requestedBy);
             return null;
         });
     }
