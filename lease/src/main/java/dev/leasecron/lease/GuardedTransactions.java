@@ -70,7 +70,8 @@ public final class GuardedTransactions {
         }
         Optional<CurrentLease.Bound> bound = CurrentLease.bound();
         if (bound.isPresent() && !PRIMARY.equals(database)) {
-            requireHeld(bound.get(), leases.store().verify(bound.get().handle().name(), bound.get().handle().holder()).isPresent());
+            Handle h = bound.get().handle();
+            requireHeld(bound.get(), leases.store().reads().verify(h.name(), h.holder()).isPresent());
         }
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
@@ -79,7 +80,7 @@ public final class GuardedTransactions {
             try (endsWithScope) {
                 if (bound.isPresent() && PRIMARY.equals(database)) {
                     Handle h = bound.get().handle();
-                    requireHeld(bound.get(), leases.store().verifyOn(connection, h.name(), h.holder()).isPresent());
+                    requireHeld(bound.get(), leases.store().reads().verifyOn(connection, h.name(), h.holder()).isPresent());
                 }
                 T result = work.run(guarded(connection));
                 abort.disarm();

@@ -18,7 +18,7 @@ public final class LeaseViews {
 
     /** The rows of {@code names} with the database clock, for operators. */
     public List<LeaseRow> rows(Collection<String> names) {
-        return leases.store().rows(names);
+        return leases.store().reads().rows(names);
     }
 
     /**
@@ -31,6 +31,6 @@ public final class LeaseViews {
      */
     public Set<String> claimingInstances(Collection<String> names, Duration within) {
         names.forEach(LeaseName::validate);
-        return leases.store().claimingInstances(names, within.toMillis());
+        return leases.store().reads().claimingInstances(names, within.toMillis());
     }
 }

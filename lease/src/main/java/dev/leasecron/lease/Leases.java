@@ -1,6 +1,5 @@
 package dev.leasecron.lease;
 
-import dev.leasecron.lease.sql.Dialect;
 import dev.leasecron.lease.sql.LeaseStore;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,7 +25,7 @@ public final class Leases {
     /** The most names or handles one batch statement carries; a larger batch runs as several. */
     public static final int MAX_BATCH = LeaseStore.MAX_BATCH;
 
-    private final DataSource primary;
+    private final PrimaryDatabase database;
     private final LeaseTimings timings;
     private final String instance;
     private final LeaseListener listener;
@@ -34,16 +33,15 @@ public final class Leases {
     private final HandleBatches batches = new HandleBatches(this);
     /** Every held handle renews through it, so the renewals falling due together share a statement. */
     private final Coalescer<Handle, Boolean> renewals = new Coalescer<>("lease-renew", RENEW_WINDOW, batches::renewAll);
+    private final NameClaims nameClaims = new NameClaims(this);
     private final InstantSlots slots = new InstantSlots(this);
     private final LeaseViews views = new LeaseViews(this);
     private final RoundHistory history = new RoundHistory(this);
     private final JobControls controls = new JobControls(this);
     private final ManualRounds manualRounds = new ManualRounds(this);
-    private volatile LeaseStore store;
-    private volatile RuntimeException unavailable;
 
     private Leases(DataSource primary, LeaseTimings timings, String instance, LeaseListener listener) {
-        this.primary = Objects.requireNonNull(primary, "primary");
+        this.database = new PrimaryDatabase(primary, timings);
         this.timings = Objects.requireNonNull(timings, "timings");
         this.instance = instance;
         this.listener = Objects.requireNonNull(listener, "listener");
@@ -79,26 +77,7 @@ public final class Leases {
      * @throws LeaseDatabaseException the database could not be reached
      */
     public void initialize() {
-        LeaseStore s = detectStore();
-        s.createTableIfMissing();
-        s.controls().createSuspensionsIfMissing();
-        if (history.enabled()) {
-            s.history().createIfMissing();
-        }
-        s.controls().createRunRequestsIfMissing();
-        store = s;
-    }
-
-    /** A store for the primary database's kind; a kind that cannot carry leases is remembered as such. */
-    private LeaseStore detectStore() {
-        Dialect dialect;
-        try {
-            dialect = LeaseStore.detect(primary);
-        } catch (UnsupportedDatabaseException e) {
-            unavailable = e;
-            throw e;
-        }
-        return new LeaseStore(primary, dialect, timings.leaseDuration(), timings.attemptTimeout());
+        database.initialize(history.enabled());
     }
 
     /**
@@ -110,12 +89,7 @@ public final class Leases {
      * @throws LeaseDatabaseException the database could not be reached
      */
     public boolean openExisting() {
-        LeaseStore s = detectStore();
-        if (!s.tableExists()) {
-            return false;
-        }
-        store = s;
-        return true;
+        return database.openExisting();
     }
 
     /**
@@ -126,18 +100,12 @@ public final class Leases {
      * @throws IllegalStateException before {@link #initialize()} has succeeded
      */
     public void available() {
-        if (unavailable != null) {
-            throw unavailable;
-        }
-        if (store == null) {
-            throw new IllegalStateException("leases are not initialized: the primary database has not been opened yet");
-        }
+        database.available();
     }
 
     /** Whether the database answers and the lease table is there: a readiness check. */
     public boolean ready() {
-        LeaseStore s = store;
-        return s != null && s.tableExists();
+        return database.ready();
     }
 
     /** The instants of a scheduler's jobs: claims of an instant, finishes, reruns, the last on record. */
@@ -221,26 +189,12 @@ public final class Leases {
      * @throws LeaseDatabaseException the database did not answer
      */
     public Optional<Handle> claim(String name) {
-        LeaseName.validate(name);
-        LeaseStore s = store();
-        String holder = Tokens.newHolder();
-        long started = System.nanoTime();
-        if (s.claim(name, holder, instance) == 1) {
-            // The update moved the term without telling us where to; the holder token finds it.
-            long term = s.verify(name, holder).orElseThrow(() ->
-                    new LeaseDatabaseException("claimed " + name + " but could not read its term back", null));
-            return Optional.of(handle(name, holder, term, started, 0, false, null, 0));
-        }
-        started = System.nanoTime();
-        if (s.insertClaim(name, holder, instance) == 1) {
-            return Optional.of(handle(name, holder, 1, started, 0, false, null, 0));
-        }
-        return Optional.empty();
+        return nameClaims.claim(name);
     }
 
     /** Reads the database clock now, feeding {@link #clock()}, and returns it. */
     public Instant readDatabaseClock() {
-        long ms = store().nowMillis();
+        long ms = store().reads().nowMillis();
         clock.observe(ms, System.nanoTime());
         return Instant.ofEpochMilli(ms);
     }
@@ -276,15 +230,12 @@ public final class Leases {
     }
 
     LeaseStore store() {
-        LeaseStore s = store;
-        if (s == null) {
-            available();
-        }
-        return s;
+        return database.store();
     }
 
     Handle handle(String name, String holder, long term, long started, long slotMs, boolean rerun, Unfinished given,
             long previousSlotMs) {
-        return new Handle(store, name, holder, instance, term, started, slotMs, rerun, given, previousSlotMs);
+        return new Handle(database.store(), name, holder, instance, term, started, slotMs, rerun, given,
+                previousSlotMs);
     }
 }

@@ -1,15 +1,21 @@
 package dev.leasecron.lease.sql;
 
+import static dev.leasecron.lease.sql.StoreCalls.rootMessage;
+
+import dev.leasecron.lease.LeaseDatabaseException;
 import dev.leasecron.lease.UnsupportedDatabaseException;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.Locale;
+import javax.sql.DataSource;
 import org.jooq.Field;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 
 /**
- * The databases the protocol runs on, and the one thing that differs between them beyond jOOQ's
- * rendering: how a statement reads the database clock in UTC milliseconds without a round trip
- * through any session time zone.
+ * The databases the protocol runs on, which of them is behind a data source, and the one thing that
+ * differs between them beyond jOOQ's rendering: how a statement reads the database clock in UTC
+ * milliseconds without a round trip through any session time zone.
  */
 public enum Dialect {
     /** {@code clock_timestamp()}, not {@code now()}: the latter is the transaction's start. */
@@ -59,5 +65,38 @@ public enum Dialect {
         if (p.contains("mysql")) return MYSQL;
         if (p.contains("sqlite")) return SQLITE;
         throw new UnsupportedDatabaseException(productName);
+    }
+
+    /**
+     * The dialect of the database behind {@code dataSource}, from its driver's product name.
+     *
+     * @throws UnsupportedDatabaseException the protocol cannot run there
+     * @throws LeaseDatabaseException the database could not be reached
+     */
+    public static Dialect detect(DataSource dataSource) {
+        try (Connection c = dataSource.getConnection()) {
+            return fromProductName(c.getMetaData().getDatabaseProductName());
+        } catch (SQLException e) {
+            throw new LeaseDatabaseException("cannot reach the primary database: " + driverMessage(e), e);
+        }
+    }
+
+    /**
+     * What the driver said when a connection failed ({@code password authentication failed},
+     * {@code Connection refused}, {@code database "x" does not exist}): the message of the innermost
+     * {@link SQLException}. A pool wraps the driver's exception in its own timeout, which says only
+     * that no connection came; the driver's, when there is one, is its cause.
+     */
+    static String driverMessage(SQLException e) {
+        SQLException innermost = e;
+        for (Throwable t = e.getCause(); t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLException sql && sql.getMessage() != null) {
+                innermost = sql;
+            }
+        }
+        if (innermost.getMessage() != null) {
+            return innermost.getMessage();
+        }
+        return rootMessage(e);
     }
 }

@@ -42,7 +42,7 @@ final class FinishStatement {
     /** The rounds among {@code ended} whose lease was still theirs: finished and given back. */
     static Set<HeldName> withLeaseMany(Sql sql, List<Finishing> ended) {
         List<HeldName> asked = ended.stream().map(f -> new HeldName(f.name(), f.holder())).toList();
-        BatchStatement write = BatchStatement.update(sql.dialect(), List.of("b_name", "b_holder", "b_passed_ms"),
+        BatchStatement write = JoinedUpdate.of(sql.dialect(), List.of("b_name", "b_holder", "b_passed_ms"),
                 ended.stream().<List<?>>map(f -> List.of(f.name(), f.holder(), f.passedMs())).toList(),
                 // The single finish's takeAlong, on the batch row's passed instant.
                 set -> set.sql("expires_at_ms = 0, unfinished_slot_ms = 0, slot_ms = CASE WHEN slot_ms < b.b_passed_ms"
@@ -53,7 +53,7 @@ final class FinishStatement {
 
     /** Records the end of each round of {@code ended} without its lease; what it matched is not needed. */
     static void withoutLeaseMany(Sql sql, Collection<Finishing> ended) {
-        BatchStatement.update(sql.dialect(), List.of("b_name", "b_slot_ms"),
+        JoinedUpdate.of(sql.dialect(), List.of("b_name", "b_slot_ms"),
                 ended.stream().<List<?>>map(f -> List.of(f.name(), f.slotMs())).toList(),
                 set -> set.sql("unfinished_slot_ms = 0"),
                 where -> where.sql("name = b.b_name AND unfinished_slot_ms = b.b_slot_ms"))

@@ -24,7 +24,7 @@ final class ReleaseStatement {
 
     /** The leases among {@code held} given back; the others were already gone. */
     static Set<HeldName> releaseMany(Sql sql, Collection<HeldName> held) {
-        BatchStatement write = BatchStatement.update(sql.dialect(), List.of("b_name", "b_holder"),
+        BatchStatement write = JoinedUpdate.of(sql.dialect(), List.of("b_name", "b_holder"),
                 held.stream().<List<?>>map(h -> List.of(h.name(), h.holder())).toList(),
                 set -> set.sql("expires_at_ms = 0"),
                 where -> where.sql("name = b.b_name AND holder = b.b_holder"));

@@ -26,7 +26,7 @@ final class RenewStatement {
 
     /** The leases among {@code held} still held: renewed. The others are lost. */
     static Set<HeldName> renewMany(Sql sql, Collection<HeldName> held) {
-        BatchStatement write = BatchStatement.update(sql.dialect(), List.of("b_name", "b_holder"),
+        BatchStatement write = JoinedUpdate.of(sql.dialect(), List.of("b_name", "b_holder"),
                 held.stream().<List<?>>map(h -> List.of(h.name(), h.holder())).toList(),
                 set -> set.sql("expires_at_ms = " + sql.expirySql()),
                 where -> where.sql("name = b.b_name AND holder = b.b_holder AND expires_at_ms > " + sql.nowSql()));

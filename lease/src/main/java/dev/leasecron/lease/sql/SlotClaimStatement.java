@@ -87,7 +87,7 @@ final class SlotClaimStatement {
     /** The names among {@code claims} whose write matched: claimed, each by its own token. */
     static Set<String> claimMany(Sql sql, List<SlotClaim> claims, String instance, long slotMs) {
         List<HeldName> asked = claims.stream().map(c -> new HeldName(c.name(), c.holder())).toList();
-        BatchStatement write = BatchStatement.update(sql.dialect(),
+        BatchStatement write = JoinedUpdate.of(sql.dialect(),
                 List.of("b_name", "b_holder", "b_term", "b_slot_ms", "b_unfinished_slot_ms"),
                 claims.stream().<List<?>>map(c -> List.of(c.name(), c.holder(), c.read().term(), c.read().slotMs(),
                         c.read().unfinishedSlotMs())).toList(),

@@ -1,11 +1,17 @@
 package dev.leasecron.lease.sql;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import javax.sql.DataSource;
+import org.jooq.Configuration;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.conf.Settings;
+import org.jooq.impl.DSL;
+import org.jooq.impl.DefaultConfiguration;
 
 /**
  * What every statement needs: where to run, the database clock ({@code now}, the dialect's own
@@ -20,6 +26,26 @@ record Sql(DSLContext dsl, Dialect dialect, Field<Long> now, String nowSql, long
 
     Sql(DSLContext dsl, Dialect dialect, Field<Long> now, long leaseMs) {
         this(dsl, dialect, now, dsl.render(now), leaseMs);
+    }
+
+    /**
+     * What the statements need to run through {@code dataSource}: jOOQ's context with the statement
+     * timeout and the synchronous-commit check.
+     *
+     * @param leaseDuration what a claim or renewal adds to the database's now
+     * @param statementTimeout how long any statement may run before the driver cancels it
+     */
+    static Sql open(DataSource dataSource, Dialect dialect, Field<Long> now, Duration leaseDuration,
+            Duration statementTimeout) {
+        Settings base = new Settings().withExecuteLogging(false);
+        // sqlite-jdbc turns a query timeout into the connection's busy timeout, replacing the URL's;
+        // a statement there waits on the file lock, which the URL's busy_timeout bounds.
+        Settings settings = dialect.singleConnection()
+                ? base
+                : base.withQueryTimeout((int) Math.max(1, Math.ceilDiv(statementTimeout.toMillis(), 1000)));
+        Configuration configuration = new DefaultConfiguration().set(dataSource).set(dialect.jooq()).set(settings)
+                .set(SynchronousCommit.LISTENER);
+        return new Sql(DSL.using(configuration), dialect, now, leaseDuration.toMillis());
     }
 
     /** The same statements' needs on {@code connection}'s context: a transaction's. */

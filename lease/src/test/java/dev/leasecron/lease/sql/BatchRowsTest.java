@@ -17,7 +17,7 @@ class BatchRowsTest {
     private static final List<List<?>> ROWS = List.of(List.of("a", 1L), List.of("b", 2L));
 
     private static String update(Dialect dialect) {
-        return BatchStatement.update(dialect, COLUMNS, ROWS, set -> set.sql("term = b.b_term"),
+        return JoinedUpdate.of(dialect, COLUMNS, ROWS, set -> set.sql("term = b.b_term"),
                 where -> where.sql("name = b.b_name")).text().toLowerCase(Locale.ROOT);
     }
 
@@ -38,7 +38,7 @@ class BatchRowsTest {
                 + " as b (b_name, b_term) on l.name = b.b_name order by l.name for update of l)"
                 + " update gst_leases set term = b.b_term from b where name = b.b_name";
         assertEquals(sql, update(Dialect.POSTGRES));
-        assertEquals(sql, BatchStatement.update(Dialect.POSTGRES, COLUMNS, List.of(List.of("a", 1L)),
+        assertEquals(sql, JoinedUpdate.of(Dialect.POSTGRES, COLUMNS, List.of(List.of("a", 1L)),
                 set -> set.sql("term = b.b_term"), where -> where.sql("name = b.b_name")).text().toLowerCase(Locale.ROOT),
                 "one row or many, the same text");
     }

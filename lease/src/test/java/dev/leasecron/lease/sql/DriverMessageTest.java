@@ -16,7 +16,7 @@ class DriverMessageTest {
         SQLException pool = new SQLTransientConnectionException(
                 "leasecron-primary - Connection is not available, request timed out after 5000ms", "28P01", driver);
 
-        assertEquals("FATAL: password authentication failed for user \"leasecron\"", LeaseStore.driverMessage(pool));
+        assertEquals("FATAL: password authentication failed for user \"leasecron\"", Dialect.driverMessage(pool));
     }
 
     @Test
@@ -24,7 +24,7 @@ class DriverMessageTest {
         SQLException driver = new SQLException("Connection to 127.0.0.1:1 refused.", "08001",
                 new ConnectException("Connection refused"));
 
-        assertEquals("Connection to 127.0.0.1:1 refused.", LeaseStore.driverMessage(
+        assertEquals("Connection to 127.0.0.1:1 refused.", Dialect.driverMessage(
                 new SQLTransientConnectionException("timed out", "08001", driver)));
     }
 
@@ -32,6 +32,6 @@ class DriverMessageTest {
     void aDriverExceptionWithoutMessageFallsBackToTheRootCause() {
         SQLException silent = new SQLException((String) null, new ConnectException("Connection refused"));
 
-        assertEquals("Connection refused", LeaseStore.driverMessage(silent));
+        assertEquals("Connection refused", Dialect.driverMessage(silent));
     }
 }

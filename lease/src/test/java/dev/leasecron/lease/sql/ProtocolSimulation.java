@@ -255,7 +255,7 @@ final class ProtocolSimulation {
     private void startRound(SimReplica r, String holder, long term, long slot, boolean rerun, long now) {
         rounds++;
         // The probe transaction opens with the guard's verify; a lease already gone fails the round.
-        if (db.store().verify(NAME, holder).isEmpty()) {
+        if (db.store().reads().verify(NAME, holder).isEmpty()) {
             cutShort.add(slot);
             return;
         }
