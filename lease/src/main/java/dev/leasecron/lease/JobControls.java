@@ -1,6 +1,7 @@
 package dev.leasecron.lease;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -153,5 +154,17 @@ public final class JobControls {
      */
     public Optional<RunRequest> runRequest(String id) {
         return leases.store().controls().runRequest(id);
+    }
+
+    /**
+     * Deletes at most {@code max} run requests made longer than {@code retain} ago by the database
+     * clock, but those running: ended ones, and pending ones no replica took. An id deleted can be
+     * used again, and then runs again: ids are remembered for {@code retain}. One statement.
+     *
+     * @return how many it deleted; fewer than {@code max} means none is left
+     * @throws LeaseDatabaseException the database did not answer
+     */
+    public int purgeRunRequestsOlderThan(Duration retain, int max) {
+        return leases.store().controls().purgeRunRequestsOlderThan(retain.toMillis(), max);
     }
 }

@@ -89,4 +89,9 @@ public final class ControlStore {
     public int markRequestEnded(String id, long term, String outcome) {
         return call("end a run request", () -> RunRequestStatement.markEnded(sql, id, term, outcome));
     }
+
+    /** Deletes at most {@code max} requests older than {@code retainMs}, but those running; one statement. */
+    public int purgeRunRequestsOlderThan(long retainMs, int max) {
+        return call("purge run requests", () -> RunRequestStatement.purgeOlderThan(sql, retainMs, max));
+    }
 }

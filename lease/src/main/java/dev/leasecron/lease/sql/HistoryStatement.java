@@ -111,8 +111,8 @@ final class HistoryStatement {
      * and its end must find its row (rows left {@code running} by a lost write go with the per-job cap).
      */
     static int purgeOlderThan(Sql sql, long retainMs, int max) {
-        return deleteAtMost(sql, new BatchStatement().sql("instant_ms < " + sql.nowSql() + " - ").value(retainMs)
-                .sql(" AND outcome <> '" + RUNNING + "'"), max);
+        return BoundedDelete.run(sql, TABLE, new BatchStatement().sql("instant_ms < " + sql.nowSql() + " - ").value(retainMs)
+                .sql(" AND outcome <> '" + RUNNING + "'"), "instant_ms", max);
     }
 
     /** Up to {@code max} names with more than {@code keep} rows. */
@@ -131,22 +131,8 @@ final class HistoryStatement {
         }
         long instant = edge.getFirst()[0];
         long term = edge.getFirst()[1];
-        return deleteAtMost(sql, new BatchStatement().sql("name = ").value(name).sql(" AND (instant_ms < ").value(instant)
-                .sql(" OR (instant_ms = ").value(instant).sql(" AND term < ").value(term).sql("))"), max);
-    }
-
-    /** One DELETE of at most {@code max} rows meeting {@code where}, oldest first. */
-    private static int deleteAtMost(Sql sql, BatchStatement where, int max) {
-        BatchStatement s = new BatchStatement();
-        switch (sql.dialect()) {
-            case POSTGRES -> s.sql("DELETE FROM " + TABLE + " WHERE ctid IN (SELECT ctid FROM " + TABLE + " WHERE ")
-                    .append(where).sql(" ORDER BY instant_ms LIMIT ").value((long) max).sql(")");
-            case SQLITE -> s.sql("DELETE FROM " + TABLE + " WHERE rowid IN (SELECT rowid FROM " + TABLE + " WHERE ")
-                    .append(where).sql(" ORDER BY instant_ms LIMIT ").value((long) max).sql(")");
-            case MYSQL, MARIADB -> s.sql("DELETE FROM " + TABLE + " WHERE ").append(where)
-                    .sql(" ORDER BY instant_ms LIMIT ").value((long) max);
-        }
-        return s.execute(sql);
+        return BoundedDelete.run(sql, TABLE, new BatchStatement().sql("name = ").value(name).sql(" AND (instant_ms < ").value(instant)
+                .sql(" OR (instant_ms = ").value(instant).sql(" AND term < ").value(term).sql("))"), "instant_ms", max);
     }
 
     private static HistoryEntry entry(ResultSet r) throws SQLException {

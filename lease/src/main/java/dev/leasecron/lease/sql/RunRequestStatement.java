@@ -159,6 +159,15 @@ final class RunRequestStatement {
                 "mark a run request ended");
     }
 
+    /**
+     * Deletes at most {@code max} requests made longer than {@code retainMs} ago by the database clock,
+     * but those running: ended ones, and pending ones no replica took (their job runs nowhere).
+     */
+    static int purgeOlderThan(Sql sql, long retainMs, int max) {
+        return BoundedDelete.run(sql, TABLE, new BatchStatement().sql("requested_ms < " + sql.nowSql() + " - ").value(retainMs)
+                .sql(" AND state <> '" + label(RunRequestState.RUNNING) + "'"), "requested_ms", max);
+    }
+
     private static RunRequest request(ResultSet r, int offset) throws SQLException {
         String instance = r.getString(offset + 6);
         String outcome = r.getString(offset + 8);

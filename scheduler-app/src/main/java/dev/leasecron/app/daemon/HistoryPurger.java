@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Purges the round history on a virtual thread of its own: every few minutes, the replica that wins
  * the lease {@value #LEASE} deletes the rows older than {@code history.retain} (by the database
- * clock), then those of each job beyond its newest {@code history.maxRowsPerJob}, at most
+ * clock), then the operators' run requests older than that (but those running), then the rows of each
+ * job beyond its newest {@code history.maxRowsPerJob}, at most
  * {@value #BATCH} rows per statement with a pause between statements, so a purge never holds many
  * row locks nor keeps the database busy for long, and rounds never wait for it. A pass stops at half
  * the lease duration, before its lease could expire under it; what is left goes at the next pass.
@@ -74,7 +75,8 @@ final class HistoryPurger {
     /**
      * One pass under the purge lease.
      *
-     * @return the rows deleted, or empty when another replica holds the lease
+     * @return the history rows deleted (the run requests deleted are logged, not counted), or empty when
+     *     another replica holds the lease
      * @throws InterruptedException stopped between two statements
      */
     Optional<Long> passOnce() throws InterruptedException {
@@ -84,12 +86,17 @@ final class HistoryPurger {
         }
         long deadline = System.nanoTime() + leases.timings().leaseDuration().toNanos() / 2;
         long byAge = 0;
+        long requests = 0;
         long beyondCap = 0;
         try {
             int n;
             do {
                 n = leases.history().purgeOlderThan(spec.retain(), BATCH);
                 byAge += n;
+            } while (n == BATCH && pauseBefore(deadline));
+            do {
+                n = leases.controls().purgeRunRequestsOlderThan(spec.retain(), BATCH);
+                requests += n;
             } while (n == BATCH && pauseBefore(deadline));
             for (String name : leases.history().namesOver(spec.maxRowsPerJob(), JOBS_PER_PASS)) {
                 if (!pauseBefore(deadline)) {
@@ -106,10 +113,10 @@ final class HistoryPurger {
             } catch (RuntimeException e) {
                 // Lost under a long pass (LeaseLostException) or the database did not answer: the name frees itself.
             }
-            if (byAge + beyondCap > 0) {
+            if (byAge + beyondCap + requests > 0) {
                 metrics.historyPurged(byAge + beyondCap);
                 Event.of(Events.HISTORY_PURGED).with("count", byAge + beyondCap).with("older_than_retain", byAge)
-                        .with("beyond_max_rows_per_job", beyondCap).with("retain", spec.retain().toString())
+                        .with("beyond_max_rows_per_job", beyondCap).with("run_requests", requests).with("retain", spec.retain().toString())
                         .with("max_rows_per_job", spec.maxRowsPerJob()).info(LOG);
             }
         }

@@ -10,6 +10,7 @@ import dev.leasecron.lease.HistoryOutcome;
 import dev.leasecron.lease.HistoryQuery;
 import dev.leasecron.lease.Leases;
 import dev.leasecron.lease.NotRun;
+import dev.leasecron.lease.RunRequestState;
 import dev.leasecron.lease.testing.TestDatabase;
 import dev.leasecron.lease.testing.TestTimings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -18,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -63,6 +65,32 @@ class HistoryPurgerTest {
                 .getFirst().instant());
         assertEquals(purged, (long) registry.get("leasecron.history.purged").counter().count());
         assertEquals(Optional.of(0L), second.passOnce(), "the lease given back, the next pass finds nothing left");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
+    void runRequestsOlderThanTheRetentionGoButThoseRunning(TestDatabase db) throws Exception {
+        Leases leases = db.leases(TestTimings.FAST);
+        String job = TestDatabase.uniqueName("purge-requests");
+        String ended = UUID.randomUUID().toString();
+        String pending = UUID.randomUUID().toString();
+        String running = UUID.randomUUID().toString();
+        String recent = UUID.randomUUID().toString();
+        for (String id : List.of(ended, pending, running, recent)) {
+            leases.controls().requestRun(job, id, "cli:test");
+        }
+        long longAgo = leases.readDatabaseClock().minus(Duration.ofDays(20)).toEpochMilli();
+        db.execute("UPDATE gst_run_requests SET requested_ms = " + longAgo + " WHERE id IN ('" + ended + "', '" + pending
+                + "', '" + running + "')");
+        db.execute("UPDATE gst_run_requests SET state = 'ended', outcome = 'ok' WHERE id = '" + ended + "'");
+        db.execute("UPDATE gst_run_requests SET state = 'running', term = 3 WHERE id = '" + running + "'");
+
+        new HistoryPurger(leases, SPEC, new SchedulerMetrics(new SimpleMeterRegistry()), Duration.ZERO).passOnce();
+
+        assertTrue(leases.controls().runRequest(ended).isEmpty(), "ended long ago: deleted");
+        assertTrue(leases.controls().runRequest(pending).isEmpty(), "never taken, long ago: deleted");
+        assertEquals(RunRequestState.RUNNING, leases.controls().runRequest(running).orElseThrow().state(), "running: kept");
+        assertEquals(RunRequestState.PENDING, leases.controls().runRequest(recent).orElseThrow().state(), "recent: kept");
     }
 
     private static int count(Leases leases, String name) {
