@@ -45,6 +45,15 @@ class RerunAtExpiryTest {
         // The first statements of a process are slow (class loading): not on the clock below.
         dead.slots().claimSlot(uniqueName("warm-up"), Instant.parse("2026-01-01T00:00:00Z")).orElseThrow().release();
 
+        // Nor is the first start of a scheduler on this database in this JVM (its classes and first
+        // statements): a replica of another job starts and stops before.
+        RecordingJob warmUpJob = new RecordingJob();
+        try (Replica warmUp = new Replica(db, TIMINGS)) {
+            String warmUpName = uniqueName("warm-up-job");
+            warmUp.start(new ScheduledJob(warmUpName, "cron:" + warmUpName, new EveryPeriod(PERIOD), warmUpJob.type(),
+                    warmUpJob, Map.of(), Duration.ofMinutes(1), false, true));
+        }
+
         try (Replica survivor = new Replica(db, TIMINGS)) {
             // Its start reads the jobs' suspensions before it claims: that first read, off the clock too.
             survivor.leases.controls().suspensions(List.of("cron:" + name));
