@@ -154,11 +154,16 @@ public final class RoundHistory {
         }
         long startedMs = leases.clock().known() ? leases.clock().now().toEpochMilli() : 0;
         for (Handle h : handles) {
-            HistoryClaim row = new HistoryClaim(h.name(), h.slot().orElseThrow().toEpochMilli(), h.term(), h.holder(),
-                    h.instance(), (h.rerun() ? HistoryTrigger.RERUN : trigger.apply(h.name())).label(), h.rerun(), startedMs);
+            HistoryClaim row = row(h, trigger.apply(h.name()), startedMs);
             h.historyRow(row);
             claims.submit(row);
         }
+    }
+
+    /** The row of {@code h}'s round: a rerun's trigger is {@link HistoryTrigger#RERUN} whatever {@code trigger} says. */
+    private static HistoryClaim row(Handle h, HistoryTrigger trigger, long startedMs) {
+        return new HistoryClaim(h.name(), h.slot().orElseThrow().toEpochMilli(), h.term(), h.holder(), h.instance(),
+                (h.rerun() ? HistoryTrigger.RERUN : trigger).label(), h.rerun(), startedMs);
     }
 
     private BatchResult<HistoryClaim, Boolean> insertClaims(List<HistoryClaim> rows) {
@@ -201,8 +206,7 @@ public final class RoundHistory {
             }
             HistoryClaim row = h.historyRow();
             if (row == null) {
-                row = new HistoryClaim(h.name(), h.slot().get().toEpochMilli(), h.term(), h.holder(), h.instance(),
-                        (h.rerun() ? HistoryTrigger.RERUN : HistoryTrigger.SCHEDULED).label(), h.rerun(), 0);
+                row = row(h, HistoryTrigger.SCHEDULED, 0);
             }
             RoundEnd e = end.apply(h);
             completions.add(new HistoryCompletion(row, e.outcome().label(), e.detail()));
