@@ -10,7 +10,8 @@
 #   --period 10,30 (seconds between instants, one per job count; divides 60)
 #   --warmup 20,3 (instants before measuring, one per job count)  --instants 10,3 (measured, one per job count)
 #   --failover true|false  --failover-trials 1  --out bench/results
-# Set BENCH_SKIP_BUILD=1 to reuse the last build. Run it on a quiet machine: it measures CPU and latency.
+# Set BENCH_SKIP_BUILD=1 to reuse the last build; BENCH_PG_OPTS adds server options (e.g.
+# "-c shared_preload_libraries=pg_stat_statements" to see where PostgreSQL's time goes). Run it on a quiet machine: it measures CPU and latency.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/java-home.sh
@@ -38,7 +39,7 @@ stop_pg() {
 stop_pg
 rm -rf "$PG_DIR"; mkdir -p "$PG_DIR"; chmod 755 "$BENCH_DB_ROOT"; chown postgres:postgres "$PG_DIR"
 su postgres -c "$PG_BIN/initdb -D $PG_DIR/data -U postgres --auth=trust" >/dev/null
-su postgres -c "$PG_BIN/pg_ctl -D $PG_DIR/data -o '-p $BENCH_PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1 -c max_connections=200' -l $PG_DIR/log -w start" >/dev/null
+su postgres -c "$PG_BIN/pg_ctl -D $PG_DIR/data -o '-p $BENCH_PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1 -c max_connections=200 ${BENCH_PG_OPTS:-}' -l $PG_DIR/log -w start" >/dev/null
 trap stop_pg EXIT
 su postgres -c "psql -h 127.0.0.1 -p $BENCH_PG_PORT -U postgres -qc 'CREATE DATABASE bench'"
 echo "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$BENCH_PG_PORT ($PG_DIR)"
