@@ -10,8 +10,9 @@
  *       moving a claim that came too late on to the latest instant come
  *       ({@link dev.leasecron.app.scheduler.JobState#skipStale}); {@code handOut} groups them by instant
  *       and hands each group to {@link dev.leasecron.app.scheduler.ClaimSender#send}.</li>
- *   <li><b>claim-sender thread</b>: {@code ClaimSender.run} sends each group with
- *       {@code Leases.claimSlots}, one batch statement per 500 names, and hands each statement's answers
+ *   <li><b>claim-sender thread</b>: {@code ClaimSender.run} merges the groups handed over while its
+ *       last statement was out, one per instant, and sends each with {@code Leases.claimSlots}, one
+ *       batch statement per 500 names, and hands each statement's answers
  *       to {@code Dispatcher.answered}: a claim won goes to {@code won}, which starts the round on a
  *       virtual thread; a refusal to {@code refused}, which queues the job's next instant, at it or put
  *       off ({@link dev.leasecron.app.scheduler.ClaimPlacement}); a failure to {@code failed}, which
