@@ -22,6 +22,19 @@ final class HistoryRoundStatement {
     private static final Comparator<HistoryCompletion> KEY_ORDER = Comparator.comparing((HistoryCompletion c) -> c.round().name())
             .thenComparingLong(c -> c.round().instantMs()).thenComparingLong(c -> c.round().term());
 
+    /** The columns a round's row is written with, up to its fire delay: see {@link #roundSelect}. */
+    private static final String ROUND_COLUMNS = "name, instant_ms, term, last_instant_ms, instants, outcome, trigger_kind,"
+            + " holder, instance, rerun, started_ms, fire_delay_ms";
+    /**
+     * The rounds travel as a derived table (on PostgreSQL one array per column), so a statement's text
+     * is the same for any number of rows: the server parses a handful of values, not 13 per row, and
+     * the driver prepares it once per connection.
+     */
+    private static final List<String> ROUND_INPUT = List.of("b_name", "b_instant_ms", "b_term", "b_outcome", "b_trigger",
+            "b_holder", "b_instance", "b_rerun", "b_started_ms");
+    /** SQLite reads an upsert's {@code ON} after {@code INSERT ... SELECT ... FROM t} as a join's without a WHERE. */
+    private static final String WHERE_SELECTED = " WHERE 1 = 1";
+
     private HistoryRoundStatement() {}
 
     /**
@@ -29,14 +42,10 @@ final class HistoryRoundStatement {
      * clock. A row already there (its round's completion came first) is left as it is.
      */
     static void insertClaims(Sql sql, List<HistoryClaim> claims) {
-        BatchStatement insert = insertInto(sql, "name, instant_ms, term, last_instant_ms, instants, outcome, trigger_kind,"
-                + " holder, instance, rerun, started_ms, fire_delay_ms, detail");
-        String separator = "";
-        for (HistoryClaim c : claims) {
-            insert.sql(separator);
-            roundValues(sql, insert, c, RUNNING).sql(", '')");
-            separator = ", ";
-        }
+        BatchStatement insert = new BatchStatement().sql((mysql(sql) ? "INSERT IGNORE INTO " : "INSERT INTO ") + TABLE
+                + " (" + ROUND_COLUMNS + ", detail) SELECT " + roundSelect(sql) + ", '' FROM ")
+                .rows(sql.dialect(), ROUND_INPUT, claims.stream().<List<?>>map(c -> roundInput(c, RUNNING)).toList())
+                .sql(WHERE_SELECTED);
         onConflictDoNothing(sql, insert).execute(sql);
     }
 
@@ -64,21 +73,17 @@ final class HistoryRoundStatement {
      */
     static void complete(Sql sql, List<HistoryCompletion> ended) {
         String now = sql.nowSql();
-        BatchStatement upsert = new BatchStatement().sql("INSERT INTO " + TABLE + " (name, instant_ms, term,"
-                + " last_instant_ms, instants, outcome, trigger_kind, holder, instance, rerun, started_ms, fire_delay_ms,"
-                + " detail, ended_ms, duration_ms) VALUES ");
-        String separator = "";
-        for (HistoryCompletion c : inKeyOrder(ended)) {
-            upsert.sql(separator);
-            roundValues(sql, upsert, c.round(), c.outcome()).sql(", ").value(HistoryText.bound(c.detail()))
-                    .sql(", " + now + ", ");
-            if (c.round().startedMs() == 0) {
-                upsert.sql("0)");
-            } else {
-                upsert.sql(now + " - ").value(c.round().startedMs()).sql(")");
-            }
-            separator = ", ";
-        }
+        List<String> input = new ArrayList<>(ROUND_INPUT);
+        input.add("b_detail");
+        BatchStatement upsert = new BatchStatement().sql("INSERT INTO " + TABLE + " (" + ROUND_COLUMNS
+                        + ", detail, ended_ms, duration_ms) SELECT " + roundSelect(sql) + ", b.b_detail, " + now
+                        + ", CASE WHEN b.b_started_ms = 0 THEN 0 ELSE " + now + " - b.b_started_ms END FROM ")
+                .rows(sql.dialect(), input, inKeyOrder(ended).stream().<List<?>>map(c -> {
+                    List<Object> row = roundInput(c.round(), c.outcome());
+                    row.add(HistoryText.bound(c.detail()));
+                    return row;
+                }).toList())
+                .sql(WHERE_SELECTED);
         String running = "'" + RUNNING + "'";
         if (mysql(sql)) {
             // The assignments see the values assigned before them: the outcome, which the others test,
@@ -97,19 +102,20 @@ final class HistoryRoundStatement {
     }
 
     /**
-     * The values of a round's row up to its fire delay: name, instant, term, last instant, instants,
-     * outcome, trigger, holder, instance, rerun, start, fire delay; the start is the write's now when
-     * the claim's is not known.
+     * A round's row up to its fire delay, from a derived table of {@link #ROUND_INPUT}: name, instant,
+     * term, last instant, instants, outcome, trigger, holder, instance, rerun, start, fire delay; the
+     * start is the write's now when the claim's is not known (0).
      */
-    private static BatchStatement roundValues(Sql sql, BatchStatement s, HistoryClaim c, String outcome) {
-        s.sql("(").value(c.name()).sql(", ").value(c.instantMs()).sql(", ").value(c.term()).sql(", ").value(c.instantMs())
-                .sql(", 1, ").value(outcome).sql(", ").value(c.trigger()).sql(", ").value(c.holder()).sql(", ")
-                .value(c.instance()).sql(", ").value(c.rerun() ? 1L : 0L).sql(", ");
-        if (c.startedMs() == 0) {
-            String now = sql.nowSql();
-            return s.sql(now + ", " + now + " - ").value(c.instantMs());
-        }
-        return s.value(c.startedMs()).sql(", ").value(c.startedMs() - c.instantMs());
+    private static String roundSelect(Sql sql) {
+        String started = "CASE WHEN b.b_started_ms = 0 THEN " + sql.nowSql() + " ELSE b.b_started_ms END";
+        return "b.b_name, b.b_instant_ms, b.b_term, b.b_instant_ms, 1, b.b_outcome, b.b_trigger, b.b_holder, b.b_instance,"
+                + " b.b_rerun, " + started + ", " + started + " - b.b_instant_ms";
+    }
+
+    /** A round's values, in the order of {@link #ROUND_INPUT}. */
+    private static List<Object> roundInput(HistoryClaim c, String outcome) {
+        return new ArrayList<>(List.of(c.name(), c.instantMs(), c.term(), outcome, c.trigger(), c.holder(), c.instance(),
+                c.rerun() ? 1L : 0L, c.startedMs()));
     }
 
     /**
