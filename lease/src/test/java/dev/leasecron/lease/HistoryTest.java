@@ -4,12 +4,15 @@ import static dev.leasecron.lease.testing.TestDatabase.uniqueName;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.leasecron.lease.sql.HistoryClaim;
 import dev.leasecron.lease.sql.HistoryCompletion;
 import dev.leasecron.lease.testing.TestDatabase;
+import dev.leasecron.lease.testing.TestDatabases;
 import dev.leasecron.lease.testing.TestTimings;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -21,6 +24,7 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The round history written on the round's path, read back, and purged, on every database. */
 class HistoryTest {
@@ -194,6 +198,16 @@ class HistoryTest {
         assertEquals(1, leases.history().entries(new HistoryQuery(Set.of(name), Set.of(),
                 Optional.of(T2), 10)).size());
         assertEquals(1, leases.history().entries(HistoryQuery.latest(List.of(name), 1)).size());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "postgres"}) // MySQL and MariaDB have no partial index
+    void theIndexOfRunningRowsAnOlderBuildMadeIsDroppedAtStart(String kind) throws Exception {
+        TestDatabase db = TestDatabases.of(kind);
+        db.leases(TestTimings.FAST);
+        db.execute("CREATE INDEX IF NOT EXISTS gst_history_running ON gst_history (name) WHERE outcome = 'running'");
+        db.leases(TestTimings.FAST);
+        assertThrows(SQLException.class, () -> db.execute("DROP INDEX gst_history_running"), "dropped already");
     }
 
     @ParameterizedTest

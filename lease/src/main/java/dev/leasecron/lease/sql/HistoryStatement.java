@@ -52,6 +52,9 @@ final class HistoryStatement {
             } else {
                 run(sql, "CREATE TABLE IF NOT EXISTS " + TABLE + " (" + columns + ")");
                 run(sql, "CREATE INDEX IF NOT EXISTS gst_history_instant ON " + TABLE + " (instant_ms)");
+                // A partial index of the rows still running, which databases made by 0.1 builds before the
+                // completion became an upsert by key still have: no statement reads it, every write updates it.
+                run(sql, "DROP INDEX IF EXISTS gst_history_running");
             }
         });
     }
