@@ -3,13 +3,18 @@ package dev.leasecron.app.ops;
 import dev.leasecron.app.scheduler.Outcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Meter.MeterProvider;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Supplier;
 
 /**
  * The scheduler's meters, as Prometheus shows them:
@@ -58,6 +63,48 @@ public final class SchedulerMetrics {
     private final MeterProvider<Counter> configReloads;
     private final AtomicInteger configSuccessful = new AtomicInteger(1);
     private final AtomicLong configLoadedAtMillis = new AtomicLong();
+    /** The meters every round counts in, per job: found by their tags once, not built and hashed per round. */
+    private final Map<String, JobMeters> jobs = new ConcurrentHashMap<>();
+
+    /**
+     * One job's meters of a round: claims won and refused, fire delay, rounds by outcome. Each slot is
+     * filled on first use; two threads filling it at once get the same meter from the registry.
+     */
+    private final class JobMeters {
+        private static final int WON = 0;
+        private static final int REFUSED = 1;
+        private static final int FIRE_DELAY = 2;
+        private static final int ROUNDS = 3;
+
+        private final String job;
+        private final AtomicReferenceArray<Meter> slots = new AtomicReferenceArray<>(ROUNDS + Outcome.values().length);
+
+        JobMeters(String job) {
+            this.job = job;
+        }
+
+        Counter claims(boolean won) {
+            return meter(won ? WON : REFUSED, () -> claims.withTags("job", job, "result", won ? "won" : "refused"));
+        }
+
+        Timer fireDelay() {
+            return meter(FIRE_DELAY, () -> fireDelay.withTags("job", job));
+        }
+
+        Counter rounds(Outcome outcome) {
+            return meter(ROUNDS + outcome.ordinal(), () -> rounds.withTags("job", job, "outcome", outcome.label()));
+        }
+
+        @SuppressWarnings("unchecked")
+        private <M extends Meter> M meter(int slot, Supplier<M> lookUp) {
+            Meter m = slots.get(slot);
+            if (m == null) {
+                m = lookUp.get();
+                slots.set(slot, m);
+            }
+            return (M) m;
+        }
+    }
 
     /** Registers the meters in {@code registry}, typically a {@code PrometheusMeterRegistry}. */
     public SchedulerMetrics(MeterRegistry registry) {
@@ -112,7 +159,7 @@ public final class SchedulerMetrics {
 
     /** A round of {@code job} ended with {@code outcome}. */
     public void roundEnded(String job, Outcome outcome) {
-        rounds.withTags("job", job, "outcome", outcome.label()).increment();
+        jobs.computeIfAbsent(job, JobMeters::new).rounds(outcome).increment();
     }
 
     /**
@@ -121,12 +168,12 @@ public final class SchedulerMetrics {
      * as zero.
      */
     public void fireDelay(String job, Duration delay) {
-        fireDelay.withTags("job", job).record(delay.isNegative() ? Duration.ZERO : delay);
+        jobs.computeIfAbsent(job, JobMeters::new).fireDelay().record(delay.isNegative() ? Duration.ZERO : delay);
     }
 
     /** A claim of an instant of {@code job} was won ({@code true}) or refused. */
     public void claim(String job, boolean won) {
-        claims.withTags("job", job, "result", won ? "won" : "refused").increment();
+        jobs.computeIfAbsent(job, JobMeters::new).claims(won).increment();
     }
 
     /** A renewal of {@code job}'s lease failed. */
