@@ -47,19 +47,15 @@ class RerunAtExpiryTest {
 
         // Nor is the first start of a scheduler on this database in this JVM (its classes and first
         // statements): a replica of another job starts and stops before.
-        RecordingJob warmUpJob = new RecordingJob();
         try (Replica warmUp = new Replica(db, TIMINGS)) {
-            String warmUpName = uniqueName("warm-up-job");
-            warmUp.start(new ScheduledJob(warmUpName, "cron:" + warmUpName, new EveryPeriod(PERIOD), warmUpJob.type(),
-                    warmUpJob, Map.of(), Duration.ofMinutes(1), false, true));
+            warmUp.start(job(uniqueName("warm-up-job"), new RecordingJob(), "warm-up"));
         }
 
         try (Replica survivor = new Replica(db, TIMINGS)) {
             // Its start reads the jobs' suspensions before it claims: that first read, off the clock too.
             survivor.leases.controls().suspensions(List.of("cron:" + name));
             Instant cut = awaitWithin(dead, START_AHEAD_MS);
-            survivor.start(new ScheduledJob(name, "cron:" + name, new EveryPeriod(PERIOD), job.type(), job,
-                    Map.of("replica", "survivor"), Duration.ofMinutes(1), false, true));
+            survivor.start(job(name, job, "survivor"));
             // The dead holder claims the instant just before it comes and is never heard of again; the
             // survivor's claim of it is refused, so its claim of the next one is put off.
             assertEquals(cut, awaitWithin(dead, CLAIM_AHEAD_MS), "the survivor started within the same period");
@@ -75,6 +71,11 @@ class RerunAtExpiryTest {
             assertEquals(cut, first.instant(), "the cut-short instant runs first: " + rounds);
             assertTrue(first.rerun(), "as a rerun: " + rounds);
         }
+    }
+
+    private static ScheduledJob job(String name, RecordingJob recording, String replica) {
+        return new ScheduledJob(name, "cron:" + name, new EveryPeriod(PERIOD), recording.type(), recording,
+                Map.of("replica", replica), Duration.ofMinutes(1), false, true);
     }
 
     /** Waits until the database clock is within {@code aheadMs} of the job's next instant, and returns that instant. */
