@@ -29,6 +29,13 @@ final class JobBinder {
     private final ErrorCollector errors;
     private final JobTypeChecker types;
     private final Map<String, Position> namesSeen = new HashMap<>();
+    /**
+     * The schedules bound so far, one per expression and zone: jobs that share them share one
+     * {@link Schedule} and the instants it has found, so a replica evaluates each instant of an
+     * expression once rather than once per job (most of its allocation, with many jobs on a few
+     * expressions).
+     */
+    private final Map<Schedule, Schedule> schedules = new HashMap<>();
 
     JobBinder(ErrorCollector errors, JobTypeChecker types) {
         this.errors = errors;
@@ -108,6 +115,10 @@ final class JobBinder {
         Schedule schedule;
         try {
             schedule = Schedule.parse(expression, zone);
+            Schedule shared = schedules.get(schedule);
+            if (shared != null) {
+                return Optional.of(shared);
+            }
         } catch (IllegalArgumentException e) {
             errors.add(job.positionOf("schedule"), job.pathOf("schedule"),
                     "invalid cron \"" + expression + "\": " + e.getMessage());
@@ -123,6 +134,7 @@ final class JobBinder {
                     + " such as 31 February?)");
             return Optional.empty();
         }
+        schedules.put(schedule, schedule);
         return Optional.of(schedule);
     }
 

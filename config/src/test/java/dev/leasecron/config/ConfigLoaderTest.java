@@ -2,6 +2,8 @@ package dev.leasecron.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -109,6 +111,30 @@ class ConfigLoaderTest {
         assertEquals(ZoneId.of("UTC"), job.timeZone());
         assertEquals(Map.of(), job.params());
         assertEquals("cron:a", job.leaseName());
+    }
+
+    @Test
+    void jobsOfOneExpressionAndZoneShareOneSchedule() throws ConfigException {
+        JobsConfig config = parse("""
+                jobs:
+                  - name: a
+                    schedule: "*/5 * * * *"
+                    type: shell
+                  - name: b
+                    schedule: "*/5 * * * *"
+                    type: shell
+                  - name: c
+                    schedule: "*/5 * * * *"
+                    timeZone: Europe/Paris
+                    type: shell
+                  - name: d
+                    schedule: "0 * * * *"
+                    type: shell
+                """);
+        List<Schedule> schedules = config.jobs().stream().map(JobSpec::schedule).toList();
+        assertSame(schedules.get(0), schedules.get(1), "one expression, one zone: the instants found once for both");
+        assertNotSame(schedules.get(0), schedules.get(2), "another zone");
+        assertNotSame(schedules.get(0), schedules.get(3), "another expression");
     }
 
     @Test
