@@ -5,6 +5,7 @@ import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchEvent;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
 import java.security.MessageDigest;
@@ -111,24 +112,48 @@ public final class ConfigWatcher implements AutoCloseable {
 
     private void watch() {
         try {
+            long checked = System.nanoTime();
             while (!Thread.currentThread().isInterrupted()) {
                 WatchKey key = watchService.poll(pollInterval.toMillis(), TimeUnit.MILLISECONDS);
-                if (key != null) {
+                boolean concerned = key != null && drain(key);
+                if (concerned) {
                     Thread.sleep(SETTLE);
-                    drain(key);
+                    drain(watchService.poll());
                 }
-                check();
+                // Events about other files (a log written beside the jobs file) do not put off the poll.
+                if (concerned || System.nanoTime() - checked >= pollInterval.toNanos()) {
+                    check();
+                    checked = System.nanoTime();
+                }
             }
         } catch (InterruptedException | ClosedWatchServiceException e) {
             // close() was called: stop quietly.
         }
     }
 
-    private void drain(WatchKey key) {
+    /** Takes every event pending from {@code key} on; true when one may concern the file. */
+    private boolean drain(WatchKey key) {
+        boolean concerned = false;
         for (WatchKey pending = key; pending != null; pending = watchService.poll()) {
-            pending.pollEvents();
+            for (WatchEvent<?> event : pending.pollEvents()) {
+                concerned |= concerns(event.kind(), event.context(), file.getFileName());
+            }
             pending.reset();
         }
+        return concerned;
+    }
+
+    /**
+     * Whether an event in the file's directory may concern the file: one about the file's own name,
+     * about a name starting with {@code ..} (a Kubernetes ConfigMap volume swaps its {@code ..data}
+     * link, not the file), or events lost. Others (a log written beside the file) are not worth
+     * reading and hashing the file for: the poll sees what they hide.
+     */
+    static boolean concerns(WatchEvent.Kind<?> kind, Object context, Path fileName) {
+        if (kind == StandardWatchEventKinds.OVERFLOW || !(context instanceof Path name)) {
+            return true;
+        }
+        return name.equals(fileName) || name.toString().startsWith("..");
     }
 
     private void check() {

@@ -2,12 +2,16 @@ package dev.leasecron.config;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.StandardWatchEventKinds;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,6 +19,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,6 +79,41 @@ class ConfigWatcherTest {
             awaitEvents("reload a,b");
             assertEquals("a,b", names(watcher.current()));
         }
+    }
+
+    @Test
+    void pollingSeesAChangeOutsideTheWatchedDirectoryWhileAFileBesideTheLinkIsWrittenWithoutPause(@TempDir Path elsewhere)
+            throws Exception {
+        Path target = Files.writeString(elsewhere.resolve("real-jobs.yaml"), jobs("a"));
+        Path file = Files.createSymbolicLink(directory.resolve("jobs.yaml"), target);
+        Path log = directory.resolve("leasecron.log");
+        AtomicBoolean logging = new AtomicBoolean(true);
+        Thread writer = Thread.ofPlatform().start(() -> {
+            while (logging.get()) {
+                try {
+                    Files.writeString(log, "{\"event\":\"round.end\"}\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                } catch (IOException e) {
+                    return;
+                }
+            }
+        });
+        try (ConfigWatcher watcher = ConfigWatcher.start(file, LOADER, events, POLL)) {
+            Files.writeString(target, jobs("a", "b"));
+            awaitEvents("reload a,b");
+        } finally {
+            logging.set(false);
+            writer.join();
+        }
+    }
+
+    @Test
+    void onlyEventsThatMayConcernTheFileAreWorthReadingIt() {
+        Path file = Path.of("jobs.yaml");
+        assertTrue(ConfigWatcher.concerns(StandardWatchEventKinds.ENTRY_MODIFY, Path.of("jobs.yaml"), file));
+        assertTrue(ConfigWatcher.concerns(StandardWatchEventKinds.ENTRY_CREATE, Path.of("..data"), file), "a ConfigMap's swap");
+        assertTrue(ConfigWatcher.concerns(StandardWatchEventKinds.OVERFLOW, null, file), "events lost");
+        assertFalse(ConfigWatcher.concerns(StandardWatchEventKinds.ENTRY_MODIFY, Path.of("leasecron.log"), file));
+        assertFalse(ConfigWatcher.concerns(StandardWatchEventKinds.ENTRY_CREATE, Path.of("jobs.yaml.swp"), file));
     }
 
     @Test
