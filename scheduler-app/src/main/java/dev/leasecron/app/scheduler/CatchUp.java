@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -17,6 +18,14 @@ import java.util.function.Supplier;
  * dispatcher.
  */
 final class CatchUp {
+    /**
+     * How many jobs decide at once. At start every job decides together, and a read each would queue
+     * thousands of requests on the pool ahead of the renewals and finishes of the rounds already
+     * running, which then wait past their timeout: leases lost for want of a connection.
+     */
+    static final int CONCURRENT_DECISIONS = 4;
+
+    private final Semaphore deciding = new Semaphore(CONCURRENT_DECISIONS);
     private final Leases leases;
     private final DueClock clock;
     private final Duration window;
@@ -30,13 +39,21 @@ final class CatchUp {
     }
 
     /**
-     * Decides {@code state}'s first instant on a virtual thread of its own, then hands the state to
-     * {@code queue}; nothing when the job stops first or its schedule has no instant left.
+     * Decides {@code state}'s first instant on a virtual thread of its own, at most
+     * {@link #CONCURRENT_DECISIONS} jobs at a time, then hands the state to {@code queue}; nothing when
+     * the job stops first or its schedule has no instant left.
      */
     void start(JobState state, Consumer<JobState> queue) {
         Thread.ofVirtual().name("start " + state.job.name()).start(() -> {
             try {
-                if (decide(state)) {
+                boolean decided;
+                deciding.acquire();
+                try {
+                    decided = decide(state);
+                } finally {
+                    deciding.release();
+                }
+                if (decided) {
                     queue.accept(state);
                 }
             } catch (InterruptedException e) {
