@@ -38,7 +38,7 @@ class ClaimSenderTest {
         Instant slot = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         try {
             sender.start();
-            slow.delay(Duration.ofMillis(300));
+            slow.delay(Duration.ofSeconds(1)); // ample time to hand the rest over while the first is out
             sender.send(slot, List.of(state(prefix + "-first", order)));
             await().atMost(Duration.ofSeconds(10)).until(() -> slow.slowed() >= 1);
             // Handed over one by one while the first statement is out: the later instant first.
@@ -47,7 +47,7 @@ class ClaimSenderTest {
             for (int i = 0; i < 8; i++) {
                 sender.send(slot, List.of(state(prefix + "-" + i, order)));
             }
-            await().atMost(Duration.ofSeconds(20)).until(() -> parts.stream().mapToInt(Part::names).sum() == 11);
+            await().atMost(Duration.ofSeconds(40)).until(() -> parts.stream().mapToInt(Part::names).sum() == 11);
             assertEquals(List.of(new Part(slot, 1), new Part(slot, 8), new Part(slot.plusSeconds(1), 2)), parts,
                     "the first alone, then what came meanwhile: one statement per instant, earliest first");
         } finally {
