@@ -39,8 +39,6 @@ class RerunAtExpiryTest {
     @ParameterizedTest
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void instantCutShortByAKilledHolderIsRerunBeforeTheNextInstantCanGiveItUp(TestDatabase db) throws Exception {
-        RecordingJob job = new RecordingJob();
-        String name = uniqueName("killed");
         Leases dead = db.leases(TIMINGS);
         // The first statements of a process are slow (class loading): not on the clock below.
         dead.slots().claimSlot(uniqueName("warm-up"), Instant.parse("2026-01-01T00:00:00Z")).orElseThrow().release();
@@ -50,7 +48,16 @@ class RerunAtExpiryTest {
         try (Replica warmUp = new Replica(db, TIMINGS)) {
             warmUp.start(job(uniqueName("warm-up-job"), new RecordingJob(), "warm-up"));
         }
+        // A start that took past the period on a loaded machine proves nothing either way: tried again.
+        for (int attempt = 1; !killedHolderAtExpiry(db, dead); attempt++) {
+            assertTrue(attempt < 3, "the survivor never started within the period before the dead holder's claim");
+        }
+    }
 
+    /** One try; false when the survivor's start took past the period, so the scene could not be set. */
+    private static boolean killedHolderAtExpiry(TestDatabase db, Leases dead) throws Exception {
+        RecordingJob job = new RecordingJob();
+        String name = uniqueName("killed");
         try (Replica survivor = new Replica(db, TIMINGS)) {
             // Its start reads the jobs' suspensions before it claims: that first read, off the clock too.
             survivor.leases.controls().suspensions(List.of("cron:" + name));
@@ -58,7 +65,9 @@ class RerunAtExpiryTest {
             survivor.start(job(name, job, "survivor"));
             // The dead holder claims the instant just before it comes and is never heard of again; the
             // survivor's claim of it is refused, so its claim of the next one is put off.
-            assertEquals(cut, awaitWithin(dead, CLAIM_AHEAD_MS), "the survivor started within the same period");
+            if (!cut.equals(awaitWithin(dead, CLAIM_AHEAD_MS))) {
+                return false;
+            }
             dead.slots().claimSlot("cron:" + name, cut).orElseThrow();
             assertTrue(dead.readDatabaseClock().isBefore(cut), "claimed ahead of the instant (a loaded machine?)");
 
@@ -70,6 +79,7 @@ class RerunAtExpiryTest {
             RecordingJob.Round first = rounds.getFirst();
             assertEquals(cut, first.instant(), "the cut-short instant runs first: " + rounds);
             assertTrue(first.rerun(), "as a rerun: " + rounds);
+            return true;
         }
     }
 
