@@ -11,6 +11,7 @@ import dev.leasecron.lease.HistoryTrigger;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The statements of the rounds' rows in {@code gst_history}, on the round's path: written
@@ -32,6 +33,8 @@ final class HistoryRoundStatement {
      */
     private static final List<String> ROUND_INPUT = List.of("b_name", "b_instant_ms", "b_term", "b_outcome", "b_trigger",
             "b_holder", "b_instance", "b_rerun", "b_started_ms");
+    /** A completion's input: a round's, and the detail of its end. */
+    private static final List<String> COMPLETION_INPUT = Stream.concat(ROUND_INPUT.stream(), Stream.of("b_detail")).toList();
     /** SQLite reads an upsert's {@code ON} after {@code INSERT ... SELECT ... FROM t} as a join's without a WHERE. */
     private static final String WHERE_SELECTED = " WHERE 1 = 1";
 
@@ -73,12 +76,10 @@ final class HistoryRoundStatement {
      */
     static void complete(Sql sql, List<HistoryCompletion> ended) {
         String now = sql.nowSql();
-        List<String> input = new ArrayList<>(ROUND_INPUT);
-        input.add("b_detail");
         BatchStatement upsert = new BatchStatement().sql("INSERT INTO " + TABLE + " (" + ROUND_COLUMNS
                         + ", detail, ended_ms, duration_ms) SELECT " + roundSelect(sql) + ", b.b_detail, " + now
                         + ", CASE WHEN b.b_started_ms = 0 THEN 0 ELSE " + now + " - b.b_started_ms END FROM ")
-                .rows(sql.dialect(), input, inKeyOrder(ended).stream().<List<?>>map(c -> {
+                .rows(sql.dialect(), COMPLETION_INPUT, inKeyOrder(ended).stream().<List<?>>map(c -> {
                     List<Object> row = roundInput(c.round(), c.outcome());
                     row.add(HistoryText.bound(c.detail()));
                     return row;

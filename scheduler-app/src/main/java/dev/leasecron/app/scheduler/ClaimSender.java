@@ -77,9 +77,6 @@ final class ClaimSender {
 
     /** The batches merged, one per instant, earliest first; each keeps the order its jobs were handed over in. */
     private static List<Batch> bySlot(List<Batch> waiting) {
-        if (waiting.size() == 1) {
-            return waiting;
-        }
         Map<Instant, List<JobState>> merged = new TreeMap<>();
         waiting.forEach(b -> merged.computeIfAbsent(b.slot(), slot -> new ArrayList<>()).addAll(b.states()));
         List<Batch> batches = new ArrayList<>();
