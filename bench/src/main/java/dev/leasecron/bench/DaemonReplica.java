@@ -32,7 +32,9 @@ final class DaemonReplica {
      */
     static DaemonReplica start(Path jar, Path plugins, List<String> jvmFlags, boolean jfr, String url, String user, int replica,
             int jobs, String schedule, Path out) throws IOException {
-        Path config = Path.of(out + ".yaml");
+        // A directory of its own, as a ConfigMap's mount is: the daemon watches the jobs file's
+        // directory, and the replicas' logs written beside it would wake that watch on every line.
+        Path config = Files.createDirectories(Path.of(out + "-config")).resolve("leasecron.yaml");
         StringBuilder yaml = new StringBuilder(64 * jobs + 256);
         yaml.append("database:\n  url: ").append(url).append("\n  username: ").append(user)
                 .append("\n  pool:\n    maxSize: ").append(Cell.POOL_SIZE)

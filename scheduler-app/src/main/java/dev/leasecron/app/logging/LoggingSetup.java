@@ -5,7 +5,6 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.encoder.Encoder;
 import java.util.List;
 import net.logstash.logback.encoder.LogstashEncoder;
@@ -15,7 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Configures Logback for the daemon, replacing what {@code logback.xml} set up: entries at INFO and
- * above go to stdout in the chosen {@link LogFormat}; the libraries the daemon uses log only WARN and
+ * above go to stdout in the chosen {@link LogFormat}, encoded and written by one thread
+ * ({@link GroupWriteAppender}); the libraries the daemon uses log only WARN and
  * above; jOOQ prints neither its banner, nor its tips, nor its warning about the database's version.
  *
  * <p>In JSON, each line is one object with {@code @timestamp} (ISO-8601 UTC), {@code level},
@@ -57,7 +57,7 @@ public final class LoggingSetup {
 
         LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
         context.reset();
-        ConsoleAppender<ILoggingEvent> stdout = new ConsoleAppender<>();
+        GroupWriteAppender stdout = new GroupWriteAppender();
         stdout.setContext(context);
         stdout.setName("stdout");
         stdout.setEncoder(encoder(format, context));
