@@ -132,16 +132,18 @@ public final class Bench {
         int replicas = Integer.parseInt(a.getOrDefault("sustained-replicas", "3"));
         int warmup = Integer.parseInt(a.getOrDefault("sustained-warmup", "25"));
         int seconds = Integer.parseInt(a.getOrDefault("sustained-seconds", "30"));
+        int period = Integer.parseInt(a.getOrDefault("sustained-period", "1"));
         boolean overload = Boolean.parseBoolean(a.getOrDefault("overload", "true"));
         List<Map<String, Object>> cells = new ArrayList<>();
         Map<String, Object> ceilings = new LinkedHashMap<>();
         run.put("sustained", cells);
         run.put("ceilings", ceilings);
-        run.put("sustained_workload", Map.of("replicas", replicas, "warmup_s", warmup, "measured_s", seconds, "steps", steps));
+        run.put("sustained_workload", Map.of("replicas", replicas, "warmup_s", warmup, "measured_s", seconds, "steps", steps,
+                "period_s", period));
         for (String scheduler : schedulers) {
             int ceiling = 0;
             for (int jobs : steps) {
-                Map<String, Object> cell = sustainedCell(a, scheduler, jobs, replicas, warmup, seconds, work);
+                Map<String, Object> cell = sustainedCell(a, scheduler, jobs, period, replicas, warmup, seconds, work);
                 cells.add(cell);
                 save(out, run);
                 if (!Boolean.TRUE.equals(cell.get("clean"))) {
@@ -151,8 +153,8 @@ public final class Bench {
             }
             ceilings.put(scheduler, ceiling);
             if (overload && scheduler.startsWith(LeasecronContender.NAME)) {
-                Map<String, Object> cell = sustainedCell(a, scheduler, 2 * Math.max(ceiling, steps.getFirst()), replicas, warmup,
-                        seconds, work);
+                Map<String, Object> cell = sustainedCell(a, scheduler, 2 * Math.max(ceiling, steps.getFirst()), period, replicas,
+                        warmup, seconds, work);
                 cell.put("overload_of", ceiling);
                 cells.add(cell);
             }
@@ -160,11 +162,11 @@ public final class Bench {
         }
     }
 
-    private static Map<String, Object> sustainedCell(Map<String, String> a, String scheduler, int jobs, int replicas, int warmup,
-            int seconds, Path work) throws Exception {
-        System.out.printf(Locale.ROOT, "%s: sustained, %s, %,d jobs every second, %d replica(s)...%n", Instant.now(), scheduler,
-                jobs, replicas);
-        Map<String, Object> cell = runSustained(a, scheduler, jobs, replicas, warmup, seconds, work);
+    private static Map<String, Object> sustainedCell(Map<String, String> a, String scheduler, int jobs, int period, int replicas,
+            int warmup, int seconds, Path work) throws Exception {
+        System.out.printf(Locale.ROOT, "%s: sustained, %s, %,d jobs every %d s, %d replica(s)...%n", Instant.now(), scheduler,
+                jobs, period, replicas);
+        Map<String, Object> cell = runSustained(a, scheduler, jobs, period, replicas, warmup, seconds, work);
         cell.put("clean", clean(cell));
         System.out.println("  " + cell);
         return cell;
@@ -213,9 +215,9 @@ public final class Bench {
      * daemon's jar, its logs and plugin); a peer in {@link Cell}'s replicas on plain G1 with its INFO logs
      * and one line per task body into a file.
      */
-    static Map<String, Object> runSustained(Map<String, String> a, String scheduler, int jobs, int replicas, int warmup,
-            int seconds, Path work) throws Exception {
-        Path base = work.resolve("sustained-" + scheduler + "-" + jobs + "-" + replicas);
+    static Map<String, Object> runSustained(Map<String, String> a, String scheduler, int jobs, int period, int replicas,
+            int warmup, int seconds, Path work) throws Exception {
+        Path base = work.resolve("sustained-" + scheduler + "-" + jobs + "-" + replicas + (period == 1 ? "" : "-every-" + period + "s"));
         long timeout = 240 + warmup + seconds + jobs / 50;
         if (scheduler.startsWith(LeasecronContender.NAME)) {
             // leasecron-baseline[-plain]: the same cell on another build's jar, for a before and after in one run.
@@ -225,12 +227,13 @@ public final class Bench {
                 throw new IllegalArgumentException(scheduler + " needs --baseline-jar PATH, the jar of the build to compare with");
             }
             return runProcess(a, DaemonCell.class, scheduler, jobs, replicas, List.of("--warmup", Integer.toString(warmup),
-                    "--seconds", Integer.toString(seconds), "--jar", jar,
+                    "--seconds", Integer.toString(seconds), "--period", Integer.toString(period), "--jar", jar,
                     "--plugins", a.getOrDefault("plugins", "bench/target/plugins"), "--jfr", a.getOrDefault("jfr", "false")), base,
                     timeout);
         }
-        Map<String, Object> cell = runProcess(a, Cell.class, scheduler, jobs, replicas, List.of("--period", "1", "--warmup",
-                Integer.toString(warmup), "--instants", Integer.toString(seconds), "--log", "info"), base, timeout);
+        Map<String, Object> cell = runProcess(a, Cell.class, scheduler, jobs, replicas, List.of("--period", Integer.toString(period),
+                "--warmup", Integer.toString(Math.max(1, warmup / period)), "--instants", Integer.toString(seconds / period), "--log",
+                "info"), base, timeout);
         cell.put("sustained", true);
         return cell;
     }

@@ -139,8 +139,10 @@ final class SlotClaimStatement {
         } else {
             statement.sql("FALSE");
         }
-        statement.sql(" FROM gst_leases l LEFT JOIN claimed c ON c.name = l.name WHERE l.name = ANY(")
-                .textArray(tokens.keySet()).sql(")");
+        // A join, not "l.name = ANY(?)": in the prepared statement's generic plan that is a scan of the
+        // table comparing each row with every name of the array in turn.
+        statement.sql(" FROM gst_leases l JOIN unnest(").textArray(tokens.keySet())
+                .sql(") AS n (n_name) ON l.name = n.n_name LEFT JOIN claimed c ON c.name = l.name");
         return new FreeSlotClaim(tokens, statement);
     }
 
