@@ -17,9 +17,19 @@ import java.util.TreeMap;
  * sender, then the round), until it is queued again.
  */
 final class JobState {
-    /** Earliest first; for the same moment the earlier instant first, then the job added first. */
-    static final Comparator<JobState> BY_DUE = Comparator.comparing((JobState s) -> s.dueAt)
-            .thenComparing(s -> s.slot).thenComparingLong(s -> s.order);
+    /**
+     * Earliest first; for the same moment the earlier instant first, then the job added first. Written
+     * out rather than chained from key extractors: thousands of jobs due at one moment are ordered on
+     * the dispatcher's thread before their claim goes out (4 % of the CPU at 2,000 jobs a second).
+     */
+    static final Comparator<JobState> BY_DUE = (a, b) -> {
+        int byDue = a.dueAt.compareTo(b.dueAt);
+        if (byDue != 0) {
+            return byDue;
+        }
+        int bySlot = a.slot.compareTo(b.slot);
+        return bySlot != 0 ? bySlot : Long.compare(a.order, b.order);
+    };
 
     /** How this replica's last claim of the job went. */
     enum LastClaim { NONE, WON, REFUSED }
