@@ -22,9 +22,9 @@ import net.logstash.logback.encoder.StreamingEncoder;
  *
  * <p>Why not encode on the logging thread: every round runs on a virtual thread of its own, and
  * the JSON encoder keeps its generator and buffers per thread, released only once a collection has
- * found the thread dead. Each round's first line paid for a new set (half of the daemon's
- * allocation under load), and every young collection copied the sets of the rounds ended since the
- * last one into the old generation. Encoded here, one set serves every line. Why not Logback's
+ * found the thread dead. Encoded there, each round's first line would build a new set (half of the
+ * daemon's allocation under load), and every young collection would copy the sets of the rounds
+ * ended since the last one into the old generation. Encoded here, one set serves every line. Why not Logback's
  * AsyncAppender: its caller returns before the line is written, so a SIGKILL loses what it queued,
  * and the fault harness and operators read a killed replica's last lines.
  *

@@ -204,7 +204,7 @@ class LoggingSetupTest {
         return list;
     }
 
-    /** The lines {@code logging} writes to stdout; Logback's console appender writes to the current System.out. */
+    /** The lines {@code logging} writes to stdout; the daemon's appender writes to the current System.out. */
     private static List<String> stdoutOf(Runnable logging) {
         PrintStream original = System.out;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
