@@ -104,8 +104,8 @@ final class GroupWriteAppender extends UnsynchronizedAppenderBase<ILoggingEvent>
     @Override
     protected void append(ILoggingEvent entry) {
         if (Thread.currentThread() == writer) {
-            // Only an encoder that logs would get here; waiting on its own group would never end.
-            write(List.of(entry));
+            // Only an encoder that logs gets here, mid-group: waiting on its own group would never end.
+            writeAlone(entry);
             return;
         }
         // The thread's name, the MDC and the message are read now, on the thread that logged.
@@ -124,7 +124,7 @@ final class GroupWriteAppender extends UnsynchronizedAppenderBase<ILoggingEvent>
         if (group != null) {
             group.awaitWritten();
         } else {
-            // Logged while the appender stopped: the writer may be gone, so the line goes out alone.
+            // Logged while the appender stopped: the writer may be gone.
             writeAlone(entry);
         }
     }
