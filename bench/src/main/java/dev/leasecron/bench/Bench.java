@@ -218,7 +218,8 @@ public final class Bench {
     static Map<String, Object> runSustained(Map<String, String> a, String scheduler, int jobs, int period, int replicas,
             int warmup, int seconds, Path work) throws Exception {
         Path base = work.resolve("sustained-" + scheduler + "-" + jobs + "-" + replicas + (period == 1 ? "" : "-every-" + period + "s"));
-        long timeout = 240 + warmup + seconds + jobs / 50;
+        int historyRows = Integer.parseInt(a.getOrDefault("sustained-history", "0"));
+        long timeout = 240 + warmup + seconds + jobs / 50 + (long) jobs * historyRows / 20_000;
         if (scheduler.startsWith(LeasecronContender.NAME)) {
             // leasecron-baseline[-plain]: the same cell on another build's jar, for a before and after in one run.
             String jar = scheduler.startsWith(BASELINE) ? a.get("baseline-jar")
@@ -228,6 +229,7 @@ public final class Bench {
             }
             return runProcess(a, DaemonCell.class, scheduler, jobs, replicas, List.of("--warmup", Integer.toString(warmup),
                     "--seconds", Integer.toString(seconds), "--period", Integer.toString(period), "--jar", jar,
+                    "--history", Integer.toString(historyRows),
                     "--plugins", a.getOrDefault("plugins", "bench/target/plugins"), "--jfr", a.getOrDefault("jfr", "false")), base,
                     timeout);
         }

@@ -2,10 +2,16 @@ package dev.leasecron.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.leasecron.lease.LeaseListener;
+import dev.leasecron.lease.LeaseTimings;
+import dev.leasecron.lease.Leases;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -15,6 +21,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.sql.DataSource;
 
 /**
  * A sustained cell of leasecron as deployed: R replicas, each the shaded jar's {@code run} in a JVM of its
@@ -44,9 +51,16 @@ public final class DaemonCell {
         boolean image = !scheduler.endsWith("-plain");
         List<String> flags = image ? DaemonReplica.IMAGE_FLAGS : DaemonReplica.PLAIN_FLAGS;
 
+        // Rows per job already in the history when the replicas start, as a long-running cluster's purge
+        // keeps them (history.maxRowsPerJob, 1,000 by default); 0, a cluster whose history is new.
+        int historyRows = Integer.parseInt(a.getOrDefault("history", "0"));
+
         HikariDataSource admin = Cell.pool(a, "admin", 2);
         new LeasecronContender().prepareSchema(admin);
         DbClock clock = DbClock.sync(admin);
+        if (historyRows > 0) {
+            fillHistory(admin, jobs, historyRows, clock.nowMs());
+        }
         String base = out.getFileName().toString().replaceFirst("\\.json$", "");
         List<DaemonReplica> daemons = new ArrayList<>();
         try {
@@ -108,6 +122,7 @@ public final class DaemonCell {
             result.put("jvm_cpu_cores", jvmCpu / 1000.0 / seconds);
             result.put("db_cpu_cores", pgData == null ? null : (dbAfter - dbBefore) / 1000.0 / seconds);
             result.put("heap_after_gc_mib", heapBytes / (1024.0 * 1024.0));
+            result.put("history_rows_per_job_at_start", historyRows);
             result.put("settings", "the shaded jar's run, " + (image ? "the image's JVM flags " : "plain java -jar ")
                     + String.join(" ", flags) + "; pool " + Cell.POOL_SIZE + "; jobs of the example plugin's type hello "
                     + "(one INFO line per round); JSON logs at INFO into a file; /metrics on; judged from the logs");
@@ -167,6 +182,24 @@ public final class DaemonCell {
 
     private static Double quantile(long[] sorted, double q) {
         return sorted.length == 0 ? null : (double) sorted[(int) Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+    }
+
+    /**
+     * {@code rows} ended rounds per job, one a second up to an hour before {@code nowMs} (inside the
+     * retention, so the purge leaves them), in the table the daemon would create.
+     */
+    private static void fillHistory(DataSource admin, int jobs, int rows, long nowMs) throws SQLException {
+        Leases schema = Leases.create(admin, LeaseTimings.DEFAULT, "bench-history", LeaseListener.NONE);
+        schema.initialize();
+        long newest = nowMs - 3_600_000L;
+        try (Connection c = admin.getConnection(); Statement s = c.createStatement()) {
+            s.execute("INSERT INTO gst_history (name, instant_ms, term, last_instant_ms, instants, outcome, trigger_kind,"
+                    + " holder, instance, started_ms, ended_ms, duration_ms, detail)"
+                    + " SELECT 'job-' || j, " + newest + " - i * 1000, 1, " + newest + " - i * 1000, 1, 'ok', 'scheduled',"
+                    + " 'bench', 'bench-0', " + newest + " - i * 1000, " + newest + " - i * 1000 + 1, 1, ''"
+                    + " FROM generate_series(0, " + (jobs - 1) + ") AS j, generate_series(0, " + (rows - 1) + ") AS i");
+            s.execute("VACUUM ANALYZE gst_history");
+        }
     }
 
     /** Heap in use after full collections, from {@code jcmd} (a class histogram collects the whole heap). */
