@@ -51,6 +51,15 @@ final class BatchStatement {
     }
 
     /**
+     * Appends a join of {@code column} with {@code names} as one PostgreSQL {@code text[]} value. A join,
+     * not {@code column = ANY(?)}: in a prepared statement's generic plan that is a scan comparing each
+     * row with every name of the array in turn.
+     */
+    BatchStatement joinNames(String column, Collection<String> names) {
+        return sql(" JOIN unnest(").textArray(names).sql(") AS n (n_name) ON " + column + " = n.n_name");
+    }
+
+    /**
      * The array travels as its literal, {@code {"a","b"}}, cast by the statement: built here at its
      * final size, where the driver's array value grows a buffer by copies, then keeps its own string.
      */

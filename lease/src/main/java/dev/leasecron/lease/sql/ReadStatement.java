@@ -34,11 +34,10 @@ final class ReadStatement {
     static Set<String> claimingInstances(Sql sql, Collection<String> names, long withinMs) {
         Set<String> instances = new HashSet<>();
         if (sql.dialect() == Dialect.POSTGRES) {
-            // Every job's name: one array value on PostgreSQL, rather than a value bound per name; joined,
-            // since "name = ANY(?)" compares each row with every name in turn (the generic plan's scan).
-            new BatchStatement().sql("SELECT DISTINCT l.instance FROM gst_leases l JOIN unnest(")
-                    .textArray(names)
-                    .sql(") AS n (n_name) ON l.name = n.n_name WHERE l.slot_ms >= " + sql.nowSql() + " - " + withinMs)
+            // Every job's name: one array value on PostgreSQL, rather than a value bound per name.
+            new BatchStatement().sql("SELECT DISTINCT l.instance FROM gst_leases l")
+                    .joinNames("l.name", names)
+                    .sql(" WHERE l.slot_ms >= " + sql.nowSql() + " - " + withinMs)
                     .fetch(sql, r -> instances.add(r.getString(1)));
             return instances;
         }

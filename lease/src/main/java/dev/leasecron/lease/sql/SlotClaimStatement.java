@@ -139,10 +139,8 @@ final class SlotClaimStatement {
         } else {
             statement.sql("FALSE");
         }
-        // A join, not "l.name = ANY(?)": in the prepared statement's generic plan that is a scan of the
-        // table comparing each row with every name of the array in turn.
-        statement.sql(" FROM gst_leases l JOIN unnest(").textArray(tokens.keySet())
-                .sql(") AS n (n_name) ON l.name = n.n_name LEFT JOIN claimed c ON c.name = l.name");
+        statement.sql(" FROM gst_leases l").joinNames("l.name", tokens.keySet())
+                .sql(" LEFT JOIN claimed c ON c.name = l.name");
         return new FreeSlotClaim(tokens, statement);
     }
 
