@@ -130,7 +130,7 @@ public final class Bench {
         List<Integer> steps = ints(stepsArg);
         List<String> schedulers = List.of(a.getOrDefault("sustained-schedulers", String.join(",", SUSTAINED)).split(","));
         int replicas = Integer.parseInt(a.getOrDefault("sustained-replicas", "3"));
-        int warmup = Integer.parseInt(a.getOrDefault("sustained-warmup", "25"));
+        int warmup = Integer.parseInt(a.getOrDefault("sustained-warmup", "240"));
         int seconds = Integer.parseInt(a.getOrDefault("sustained-seconds", "30"));
         int period = Integer.parseInt(a.getOrDefault("sustained-period", "1"));
         boolean overload = Boolean.parseBoolean(a.getOrDefault("overload", "true"));

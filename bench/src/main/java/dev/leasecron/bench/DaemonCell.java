@@ -40,7 +40,7 @@ public final class DaemonCell {
         String scheduler = a.get("scheduler");
         int jobs = Integer.parseInt(a.get("jobs"));
         int replicas = Integer.parseInt(a.get("replicas"));
-        int warmup = Integer.parseInt(a.getOrDefault("warmup", "25"));
+        int warmup = Integer.parseInt(a.getOrDefault("warmup", "240"));
         int seconds = Integer.parseInt(a.getOrDefault("seconds", "30"));
         // Every job due every period seconds (a divisor of 60): 10,000 jobs every 10 s load the cluster as
         // 1,000 every second do, in bursts, with ten times the jobs held in each replica.
@@ -78,17 +78,23 @@ public final class DaemonCell {
                     Thread.sleep(100);
                 }
             }
+            CpuTimeline timeline = CpuTimeline.start(daemons.stream().map(DaemonReplica::pid).toList());
             long first = Math.ceilDiv(clock.nowMs() / 1000 + warmup + 1, period) * period * 1000;
             long last = first + (seconds - 1) * 1000L;
             // CPU over exactly the measured seconds, each taken half a second before its instant.
             Cell.sleepUntil(clock, first - 500);
             long[] cpuBefore = daemons.stream().mapToLong(DaemonReplica::cpuMillis).toArray();
+            List<Map<String, Long>> threadsBefore = daemons.stream().map(d -> ProcCpu.millisByThread(d.pid())).toList();
             long dbBefore = pgData == null ? 0 : PostgresCpu.millis(pgData);
+            Map<String, Long> dbKindsBefore = pgData == null ? Map.of() : PostgresCpu.millisByKind(pgData);
             Cell.sleepUntil(clock, last + 500);
             long[] cpuAfter = daemons.stream().mapToLong(DaemonReplica::cpuMillis).toArray();
+            List<Map<String, Long>> threadsAfter = daemons.stream().map(d -> ProcCpu.millisByThread(d.pid())).toList();
             long dbAfter = pgData == null ? 0 : PostgresCpu.millis(pgData);
+            Map<String, Long> dbKindsAfter = pgData == null ? Map.of() : PostgresCpu.millisByKind(pgData);
             // A round later than this is counted as not run: the ceiling's bar is p99 within 1 s anyway.
             Cell.sleepUntil(clock, last + 5_000);
+            timeline.stop();
             long heapBytes = 0;
             for (DaemonReplica d : daemons) {
                 heapBytes += heapAfterGc(d);
@@ -121,6 +127,14 @@ public final class DaemonCell {
             result.put("db_cpu_ms_per_1000_rounds", pgData == null || rounds == 0 ? null : (dbAfter - dbBefore) * 1000.0 / rounds);
             result.put("jvm_cpu_cores", jvmCpu / 1000.0 / seconds);
             result.put("db_cpu_cores", pgData == null ? null : (dbAfter - dbBefore) / 1000.0 / seconds);
+            Map<String, Long> byThread = grown(threadsBefore, threadsAfter);
+            result.put("jvm_cpu_ms_by_thread", byThread);
+            // The compiler threads' share: a cell measured while the JIT still compiles is the first
+            // minutes of a daemon, not the steady state it runs in for days (cpu_timeline_10s shows when it settles).
+            result.put("jit_ms_in_window", byThread.entrySet().stream().filter(e -> e.getKey().contains("CompilerThre"))
+                    .mapToLong(Map.Entry::getValue).sum());
+            result.put("db_cpu_ms_by_process", grown(List.of(dbKindsBefore), List.of(dbKindsAfter)));
+            result.put("cpu_timeline_10s", timeline.points());
             result.put("heap_after_gc_mib", heapBytes / (1024.0 * 1024.0));
             result.put("history_rows_per_job_at_start", historyRows);
             result.put("settings", "the shaded jar's run, " + (image ? "the image's JVM flags " : "plain java -jar ")
@@ -178,6 +192,20 @@ public final class DaemonCell {
         m.put("warnings_in_window", warnings);
         m.put("log_lines", lines);
         return m;
+    }
+
+    /** What each name's CPU grew by between the two reads of each process, added up, the largest first. */
+    private static Map<String, Long> grown(List<Map<String, Long>> before, List<Map<String, Long>> after) {
+        Map<String, Long> sum = new HashMap<>();
+        for (int i = 0; i < after.size(); i++) {
+            Map<String, Long> b = before.get(i);
+            after.get(i).forEach((name, ms) -> sum.merge(name, ms - b.getOrDefault(name, 0L), Long::sum));
+        }
+        Map<String, Long> sorted = new LinkedHashMap<>();
+        sum.entrySet().stream().filter(e -> e.getValue() > 0)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> sorted.put(e.getKey(), e.getValue()));
+        return sorted;
     }
 
     private static Double quantile(long[] sorted, double q) {

@@ -50,7 +50,7 @@ final class DaemonReplica {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jvmFlags);
         if (jfr) {
-            cmd.add("-XX:StartFlightRecording=settings=profile,filename=" + out + ".jfr");
+            cmd.add("-XX:StartFlightRecording=settings=profile,jdk.Compilation#threshold=0ms,jdk.Deoptimization#enabled=true,filename=" + out + ".jfr");
         }
         cmd.addAll(List.of("-Xlog:gc:file=" + out + "-gc.log:time", "-jar", jar.toString(), "run", "--config",
                 config.toString(), "--plugins", plugins.toString()));

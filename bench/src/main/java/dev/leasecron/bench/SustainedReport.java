@@ -23,11 +23,12 @@ final class SustainedReport {
                 + "replica JVM (plain G1, 1 GiB heap), logging what they log at INFO into a file, each task body one INFO line; "
                 + "fire delay from the task body. not run: instants of the measured seconds no replica started within 5 s "
                 + "(leasecron) or before the cell stopped (peers). CPU: the replicas' processes and PostgreSQL's over the "
-                + "measured seconds, per round run, and in cores. A step is clean with 0 not run, 0 duplicates and p99 ≤ 1 s; "
+                + "measured seconds, per round run, and in cores; JIT: of the JVM CPU, the compiler threads' (leasecron) or the "
+                + "JVM's compilation time (peers) within the measured seconds, what the warm-up left of the JIT's work. A step is clean with 0 not run, 0 duplicates and p99 ≤ 1 s; "
                 + "the ceiling is the last clean step; `overload` cells offer leasecron twice its ceiling.\n\n");
         md.append("| scheduler | jobs/s offered | rounds/s run | not run | duplicates | p50 ms | p99 ms | max ms "
-                + "| JVM CPU ms/round | DB CPU ms/round | JVM cores | DB cores | heap after GC MiB (all replicas) | clean | WARN/ERROR events |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
+                + "| JVM CPU ms/round | JIT ms while measured | DB CPU ms/round | JVM cores | DB cores | heap after GC MiB (all replicas) | clean | WARN/ERROR events |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
         for (Map<String, Object> c : cells) {
             md.append("| ").append(c.get("scheduler"));
             if (c.containsKey("overload_of")) {
@@ -35,7 +36,7 @@ final class SustainedReport {
             }
             md.append(" | ").append(c.get("jobs"));
             if (c.containsKey("error")) {
-                md.append(" | error: ").append(String.valueOf(c.get("error")).replace('|', '/')).append(" |||||||||||||\n");
+                md.append(" | error: ").append(String.valueOf(c.get("error")).replace('|', '/')).append(" ||||||||||||||\n");
                 continue;
             }
             md.append(" | ").append(fmt(c.get("rounds_per_s"), 0))
@@ -45,6 +46,7 @@ final class SustainedReport {
                     .append(" | ").append(fmt(c.get("delay_p99_ms"), 0))
                     .append(" | ").append(fmt(c.get("delay_max_ms"), 0))
                     .append(" | ").append(fmt(per(c.get("jvm_cpu_ms_per_1000_rounds")), 3))
+                    .append(" | ").append(fmt(c.get("jit_ms_in_window"), 0))
                     .append(" | ").append(fmt(per(c.get("db_cpu_ms_per_1000_rounds")), 3))
                     .append(" | ").append(fmt(c.get("jvm_cpu_cores"), 2))
                     .append(" | ").append(fmt(c.get("db_cpu_cores"), 2))
