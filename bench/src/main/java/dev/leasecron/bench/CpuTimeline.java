@@ -56,7 +56,7 @@ final class CpuTimeline {
         for (long pid : pids) {
             for (Map.Entry<String, Long> e : ProcCpu.millisByThread(pid).entrySet()) {
                 all += e.getValue();
-                if (e.getKey().contains("CompilerThre")) {
+                if (ProcCpu.jit(e.getKey())) {
                     jit += e.getValue();
                 }
             }

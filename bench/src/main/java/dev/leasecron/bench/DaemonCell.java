@@ -131,7 +131,7 @@ public final class DaemonCell {
             result.put("jvm_cpu_ms_by_thread", byThread);
             // The compiler threads' share: a cell measured while the JIT still compiles is the first
             // minutes of a daemon, not the steady state it runs in for days (cpu_timeline_10s shows when it settles).
-            result.put("jit_ms_in_window", byThread.entrySet().stream().filter(e -> e.getKey().contains("CompilerThre"))
+            result.put("jit_ms_in_window", byThread.entrySet().stream().filter(e -> ProcCpu.jit(e.getKey()))
                     .mapToLong(Map.Entry::getValue).sum());
             result.put("db_cpu_ms_by_process", grown(List.of(dbKindsBefore), List.of(dbKindsAfter)));
             result.put("cpu_timeline_10s", timeline.points());

@@ -28,7 +28,8 @@ final class DaemonReplica {
 
     /**
      * @param jfr whether to record a Flight Recorder profile of the whole run into {@code out.jfr}
-     *     (settings "profile": execution samples every 10 ms, allocations, locks)
+     *     (settings "profile": execution samples every 10 ms, allocations, locks; and every JIT compilation
+     *     and deoptimization, to see what the compiler still works on when a cell measures)
      */
     static DaemonReplica start(Path jar, Path plugins, List<String> jvmFlags, boolean jfr, String url, String user, int replica,
             int jobs, String schedule, Path out) throws IOException {

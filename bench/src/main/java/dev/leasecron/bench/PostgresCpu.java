@@ -17,33 +17,12 @@ final class PostgresCpu {
     private PostgresCpu() {}
 
     static long millis(Path pgData) {
-        try {
-            long postmaster = Long.parseLong(Files.readAllLines(pgData.resolve("postmaster.pid")).getFirst().trim());
-            long ticks = 0;
-            try (DirectoryStream<Path> procs = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
-                for (Path proc : procs) {
-                    String[] f = stat(proc);
-                    if (f == null) {
-                        continue;
-                    }
-                    long pid = Long.parseLong(proc.getFileName().toString());
-                    long ppid = Long.parseLong(f[1]);
-                    if (pid == postmaster) {
-                        ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]);
-                    } else if (ppid == postmaster) {
-                        ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
-                    }
-                }
-            }
-            return Math.round(ticks / TICKS_PER_MS);
-        } catch (IOException | RuntimeException e) {
-            return 0;
-        }
+        return millisByKind(pgData).values().stream().mapToLong(Long::longValue).sum();
     }
 
     /**
      * {@link #millis} by kind of process, from the title PostgreSQL gives each ("postgres: walwriter",
-     * "postgres: autovacuum worker bench", a backend's "postgres: USER DB HOST(PORT) idle"), so a
+     * "postgres: autovacuum worker bench", a backend's "postgres: USER DB HOST(PORT) idle" or "... [local] idle"), so a
      * difference of two calls says whether the statements, the autovacuum or the WAL took the CPU.
      * Children that ended (autovacuum workers mostly) are under "ended children".
      */
@@ -76,7 +55,7 @@ final class PostgresCpu {
         try {
             String title = new String(Files.readAllBytes(proc.resolve("cmdline"))).replace('\0', ' ').trim();
             String t = title.startsWith("postgres: ") ? title.substring("postgres: ".length()) : title;
-            if (t.contains("(") && t.contains(")")) {
+            if (t.contains("(") && t.contains(")") || t.contains("[local]")) {
                 return "backends";
             }
             return t.startsWith("autovacuum worker") ? "autovacuum worker" : t.replaceAll("\\d+", "");

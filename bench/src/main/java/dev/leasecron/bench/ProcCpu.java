@@ -45,6 +45,11 @@ final class ProcCpu {
         return byName;
     }
 
+    /** Whether a name of {@link #millisByThread} is the JIT's: HotSpot's "C1/C2 CompilerThreadN", cut to 15 characters. */
+    static boolean jit(String threadName) {
+        return threadName.contains("CompilerThre");
+    }
+
     private static long millis(String stat) {
         String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * MS_PER_TICK;
