@@ -49,7 +49,7 @@ final class CpuTimeline {
         }
     }
 
-    /** All threads' CPU and the compiler threads', summed over the replicas. */
+    /** The live threads' CPU and the compiler threads', summed over the replicas (a thread that ended is not counted). */
     private long[] sample() {
         long all = 0;
         long jit = 0;
