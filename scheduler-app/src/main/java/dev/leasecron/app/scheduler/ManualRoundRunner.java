@@ -7,6 +7,7 @@ import dev.leasecron.lease.ManualRun;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Runs a round an operator asked for, claimed through {@link RunRequests}: under the job's lease like
@@ -38,9 +39,32 @@ final class ManualRoundRunner {
         this.claimLag = claimLag;
     }
 
-    /** Runs {@code run}'s round of {@code job} to its end and records it; counted as running until then. */
-    void run(ScheduledJob job, ManualRun run) {
-        runner.counted(() -> runCounted(job, run));
+    /**
+     * Claims a run request of {@code job} with {@code claim} and, when won, runs its round to its end on
+     * a thread of its own and records it. The round counts as running from before the claim is sent,
+     * not from when its thread starts: the claim commits before its call returns, and a shutdown that
+     * began in between would not wait for the round, nor cut it short, but close the pool under it.
+     */
+    void claimAndStart(ScheduledJob job, Supplier<Optional<ManualRun>> claim) {
+        Runnable uncount = runner.countFromNow();
+        boolean started = false;
+        try {
+            Optional<ManualRun> run = claim.get();
+            if (run.isPresent()) {
+                Thread.ofVirtual().name("manual " + job.name()).start(() -> {
+                    try {
+                        runCounted(job, run.get());
+                    } finally {
+                        uncount.run();
+                    }
+                });
+                started = true;
+            }
+        } finally {
+            if (!started) {
+                uncount.run();
+            }
+        }
     }
 
     private void runCounted(ScheduledJob job, ManualRun run) {

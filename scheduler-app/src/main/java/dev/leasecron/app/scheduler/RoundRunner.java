@@ -91,14 +91,13 @@ final class RoundRunner {
         }
     }
 
-    /** Counts a round as running while {@code round} runs: for the rounds started elsewhere (manual ones). */
-    void counted(Runnable round) {
+    /**
+     * Counts a round started elsewhere (a manual one) as running from now; the hook returned ends the
+     * count and is to be run once.
+     */
+    Runnable countFromNow() {
         inFlight.enter();
-        try {
-            round.run();
-        } finally {
-            inFlight.exit();
-        }
+        return inFlight::exit;
     }
 
     /**

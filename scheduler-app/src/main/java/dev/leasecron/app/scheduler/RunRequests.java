@@ -2,10 +2,8 @@ package dev.leasecron.app.scheduler;
 
 import dev.leasecron.lease.LeaseScope;
 import dev.leasecron.lease.Leases;
-import dev.leasecron.lease.ManualRun;
 import dev.leasecron.lease.RunRequest;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -52,9 +50,7 @@ final class RunRequests {
                 if (scope.isCancelled()) {
                     return;
                 }
-                ScheduledJob job = jobs.get(request.name());
-                Optional<ManualRun> claimed = leases.manualRounds().claim(request);
-                claimed.ifPresent(run -> Thread.ofVirtual().name("manual " + job.name()).start(() -> rounds.run(job, run)));
+                rounds.claimAndStart(jobs.get(request.name()), () -> leases.manualRounds().claim(request));
             }
         } catch (RuntimeException e) {
             // A database that does not answer, or a bug: the look goes on, or no request would run again.
