@@ -52,7 +52,11 @@ final class Replica {
         if (skew != null) {
             pb.environment().put("LD_PRELOAD", LIBFAKETIME.toString());
             pb.environment().put("FAKETIME", skew);
+            // The wall clock only: CLOCK_MONOTONIC an hour back would be before the boot. Without
+            // FORCE_MONOTONIC_FIX=0, libfaketime's rework of timed waits returns every JVM timed wait at
+            // once: the replica spins on both cores, starving its peers and the database (as ClockSkewIT).
             pb.environment().put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
+            pb.environment().put("FAKETIME_FORCE_MONOTONIC_FIX", "0");
         }
         current = pb.start();
         processes.put(currentName, current);

@@ -107,8 +107,7 @@ final class SeedRun {
         long from = cluster.dbNowMs() + 1000;
         FaultPlayer player = new FaultPlayer(cluster, seed, journal);
         Map<FaultKind, Integer> injected = player.play(plan);
-        cluster.heal();
-        Thread.sleep(SETTLE_MS);
+        settle(cluster, journal);
         long to = cluster.dbNowMs() - TAIL_MS;
         for (Replica r : replicas) {
             r.terminate(TERM_WAIT_MS);
@@ -120,6 +119,26 @@ final class SeedRun {
             Servers.deleteTree(runDir);
         }
         return new RunResult(server.kind(), seed, injected, verdict, keep ? runDir : null, player.failoverResumeMs());
+    }
+
+    /**
+     * Heals the cluster, then keeps it whole for {@link #SETTLE_MS}: a replica that exits meanwhile (one
+     * that halted itself for work that would not stop under a lost lease) is started again, as
+     * Kubernetes would restart its pod, so the instants of the settling period have replicas to claim
+     * them or log them missed.
+     */
+    private static void settle(Cluster cluster, PrintStream journal) throws IOException, InterruptedException {
+        cluster.heal();
+        long deadline = System.nanoTime() + SETTLE_MS * 1_000_000;
+        while (System.nanoTime() < deadline) {
+            for (Replica r : cluster.replicas()) {
+                if (!r.alive()) {
+                    journal.println("   restarted " + r.name() + ", which exited while the cluster settled");
+                    r.start(null);
+                }
+            }
+            Thread.sleep(100);
+        }
     }
 
     /**
