@@ -33,8 +33,9 @@ class DatabaseClockTest {
     @MethodSource("dev.leasecron.lease.testing.TestDatabases#all")
     void databaseClockHasMillisecondsNotJustSeconds(TestDatabase db) {
         Leases leases = db.leases(TestTimings.FAST);
-        // Read until a sample shows milliseconds, for up to three seconds: a clock of whole seconds
-        // fails every read, while one stretch of reads that all land on .000 cannot fail the test.
+        // Read until a sample shows milliseconds, for up to three seconds, not a fixed count in a row:
+        // SQLite answers in microseconds, so twenty reads can all fall in one millisecond, which is .000
+        // once a thousand runs. A clock of whole seconds still fails every read.
         await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(7))
                 .alias(db + ": the database clock read whole seconds only")
                 .until(() -> leases.readDatabaseClock().toEpochMilli() % 1000 != 0);
