@@ -19,10 +19,12 @@ final class DaemonReplica {
     static final List<String> PLAIN_FLAGS = List.of("-Xmx1g");
 
     private final Process process;
+    private final int port;
     final Path log;
 
-    private DaemonReplica(Process process, Path log) {
+    private DaemonReplica(Process process, int port, Path log) {
         this.process = process;
+        this.port = port;
         this.log = log;
     }
 
@@ -40,7 +42,7 @@ final class DaemonReplica {
         yaml.append("database:\n  url: ").append(url).append("\n  username: ").append(user)
                 .append("\n  pool:\n    maxSize: ").append(Cell.POOL_SIZE)
                 .append("\ninstance: bench-").append(replica)
-                .append("\nhttp:\n  port: ").append(18080 + replica)
+                .append("\nhttp:\n  port: ").append(port(replica))
                 .append("\nshutdownGrace: 2s\njobs:\n");
         for (int j = 0; j < jobs; j++) {
             yaml.append("  - name: job-").append(j).append("\n    schedule: \"").append(schedule)
@@ -57,7 +59,16 @@ final class DaemonReplica {
                 config.toString(), "--plugins", plugins.toString()));
         Path log = Path.of(out + ".log");
         Process p = new ProcessBuilder(cmd).redirectOutput(log.toFile()).redirectError(Path.of(out + ".err").toFile()).start();
-        return new DaemonReplica(p, log);
+        return new DaemonReplica(p, port(replica), log);
+    }
+
+    private static int port(int replica) {
+        return 18080 + replica;
+    }
+
+    /** The ops port: {@code /metrics}, the probes, the dashboard. */
+    int port() {
+        return port;
     }
 
     long pid() {
