@@ -22,12 +22,12 @@ public final class MetricsListener implements RoundListener, LeaseListener {
 
     @Override
     public void claimed(ScheduledJob job, boolean won) {
-        metrics.claim(job.name(), won);
+        metrics.claim(won);
     }
 
     @Override
     public void started(ScheduledJob job, boolean rerun, Duration fireDelay) {
-        metrics.fireDelay(job.name(), fireDelay);
+        metrics.fireDelay(fireDelay);
         if (rerun) {
             metrics.rerunStarted(job.name());
         }
