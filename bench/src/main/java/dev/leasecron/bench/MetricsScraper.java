@@ -1,5 +1,6 @@
 package dev.leasecron.bench;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -66,7 +67,7 @@ final class MetricsScraper {
                 maxBytes = Math.max(maxBytes, r.body().length);
                 maxMillis = Math.max(maxMillis, millis);
             }
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             synchronized (this) {
                 scrapes++;
                 failed++;
