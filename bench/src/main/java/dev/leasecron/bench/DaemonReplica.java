@@ -38,11 +38,12 @@ final class DaemonReplica {
         // A directory of its own, as a ConfigMap's mount is: the daemon watches the jobs file's
         // directory, and the replicas' logs written beside it would wake that watch on every line.
         Path config = Files.createDirectories(Path.of(out + "-config")).resolve("leasecron.yaml");
+        int port = 18080 + replica;
         StringBuilder yaml = new StringBuilder(64 * jobs + 256);
         yaml.append("database:\n  url: ").append(url).append("\n  username: ").append(user)
                 .append("\n  pool:\n    maxSize: ").append(Cell.POOL_SIZE)
                 .append("\ninstance: bench-").append(replica)
-                .append("\nhttp:\n  port: ").append(port(replica))
+                .append("\nhttp:\n  port: ").append(port)
                 .append("\nshutdownGrace: 2s\njobs:\n");
         for (int j = 0; j < jobs; j++) {
             yaml.append("  - name: job-").append(j).append("\n    schedule: \"").append(schedule)
@@ -59,11 +60,7 @@ final class DaemonReplica {
                 config.toString(), "--plugins", plugins.toString()));
         Path log = Path.of(out + ".log");
         Process p = new ProcessBuilder(cmd).redirectOutput(log.toFile()).redirectError(Path.of(out + ".err").toFile()).start();
-        return new DaemonReplica(p, port(replica), log);
-    }
-
-    private static int port(int replica) {
-        return 18080 + replica;
+        return new DaemonReplica(p, port, log);
     }
 
     /** The ops port: {@code /metrics}, the probes, the dashboard. */

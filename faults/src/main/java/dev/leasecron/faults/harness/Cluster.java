@@ -101,14 +101,21 @@ record Cluster(List<Replica> replicas, DatabaseServer server, List<TcpProxy> pro
         replicas.forEach(r -> r.destroyForcibly());
     }
 
-    /** Every replica running and not stopped: SIGCONT to the stopped, a new process for the dead. */
-    void heal() throws IOException, InterruptedException {
+    /**
+     * Every replica running and not stopped: SIGCONT to the stopped, a new process for the dead.
+     *
+     * @return the replicas started again
+     */
+    List<Replica> heal() throws IOException, InterruptedException {
         resumeDatabase();
+        List<Replica> restarted = new ArrayList<>();
         for (Replica r : replicas) {
             r.sigcont();
             if (!r.alive()) {
                 r.start(null);
+                restarted.add(r);
             }
         }
+        return restarted;
     }
 }

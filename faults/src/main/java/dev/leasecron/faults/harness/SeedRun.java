@@ -128,17 +128,13 @@ final class SeedRun {
      * them or log them missed.
      */
     private static void settle(Cluster cluster, PrintStream journal) throws IOException, InterruptedException {
-        cluster.heal();
         long deadline = System.nanoTime() + SETTLE_MS * 1_000_000;
-        while (System.nanoTime() < deadline) {
-            for (Replica r : cluster.replicas()) {
-                if (!r.alive()) {
-                    journal.println("   restarted " + r.name() + ", which exited while the cluster settled");
-                    r.start(null);
-                }
+        do {
+            for (Replica r : cluster.heal()) {
+                journal.println("   restarted " + r.name() + ", found exited while the cluster settled");
             }
             Thread.sleep(100);
-        }
+        } while (System.nanoTime() < deadline);
     }
 
     /**
