@@ -44,7 +44,7 @@ trap stop_pg EXIT
 su postgres -c "psql -h 127.0.0.1 -p $BENCH_PG_PORT -U postgres -qc 'CREATE DATABASE bench'"
 echo "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') on 127.0.0.1:$BENCH_PG_PORT ($PG_DIR)"
 
-if [ "${BENCH_SKIP_BUILD:-}" != 1 ] || [ ! -f bench/target/classpath.txt ]; then
+if [ "${BENCH_SKIP_BUILD:-}" != 1 ] || [ ! -f bench/target/classpath.txt ] || [ ! -d bench/target/plugins ]; then
   ./mvnw -B -ntp -q -pl bench -am package -DskipTests
   # The sustained cells run the daemon as deployed, with the example plugin as the jobs' type: it is
   # built on its own against the installed jobs API, as a plugin author builds one.

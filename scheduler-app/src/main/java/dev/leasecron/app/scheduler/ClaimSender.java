@@ -41,13 +41,15 @@ final class ClaimSender {
     private final RoundEvents events;
     private final Answers answers;
     private final LeaseScope claiming;
+    private final InFlight inFlight;
     private final BlockingQueue<Batch> batches = new LinkedBlockingQueue<>();
 
-    ClaimSender(Leases leases, RoundEvents events, Answers answers, LeaseScope claiming) {
+    ClaimSender(Leases leases, RoundEvents events, Answers answers, LeaseScope claiming, InFlight inFlight) {
         this.leases = leases;
         this.events = events;
         this.answers = answers;
         this.claiming = claiming;
+        this.inFlight = inFlight;
     }
 
     void start() {
@@ -63,11 +65,17 @@ final class ClaimSender {
         try {
             while (!claiming.isCancelled()) {
                 Batch first = batches.poll(1, TimeUnit.SECONDS);
-                if (first != null && !claiming.isCancelled()) {
-                    List<Batch> waiting = new ArrayList<>();
-                    waiting.add(first);
-                    batches.drainTo(waiting);
-                    bySlot(waiting).forEach(this::send);
+                if (first == null) {
+                    continue;
+                }
+                // Counted until the rounds won are counted themselves (InFlight), before the check.
+                try (InFlight.Count out = inFlight.count()) {
+                    if (!claiming.isCancelled()) {
+                        List<Batch> waiting = new ArrayList<>();
+                        waiting.add(first);
+                        batches.drainTo(waiting);
+                        bySlot(waiting).forEach(this::send);
+                    }
                 }
             }
         } catch (InterruptedException e) {

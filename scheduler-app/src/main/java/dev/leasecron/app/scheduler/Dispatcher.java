@@ -40,7 +40,7 @@ final class Dispatcher {
 
     Dispatcher(Scheduling with) {
         this.with = with;
-        this.sender = new ClaimSender(with.leases(), with.events(), this::answered, with.claiming());
+        this.sender = new ClaimSender(with.leases(), with.events(), this::answered, with.claiming(), with.inFlight());
         this.rounds = new RoundThreads(with, this::roundEnded);
         with.claiming().onCancel(() -> queue(null));
     }

@@ -18,36 +18,24 @@ final class LocalRounds {
     private final String instance;
     private final DueClock clock;
     private final RoundEvents events;
-    private final InFlight inFlight;
 
     LocalRounds(LeaseScope rounds, GuardedTransactions transactions, String instance, DueClock clock,
-            RoundEvents events, InFlight inFlight) {
+            RoundEvents events) {
         this.rounds = rounds;
         this.transactions = transactions;
         this.instance = instance;
         this.clock = clock;
         this.events = events;
-        this.inFlight = inFlight;
     }
 
     /**
-     * Runs the round of {@code instant} and logs its end; counted as running until then.
+     * Runs the round of {@code instant} and logs its end; the caller counts it as running ({@link InFlight}).
      *
      * @return the last instant of the job's schedule that had come when the round ended: the round's
      *     own, or a later one it overran, which is skipped
      */
     Instant run(ScheduledJob job, Instant instant) {
-        inFlight.enter();
-        try {
-            return runCounted(Round.local(job, instant, instance));
-        } finally {
-            inFlight.exit();
-        }
-    }
-
-    private Instant runCounted(Round round) {
-        ScheduledJob job = round.job();
-        Instant instant = round.instant();
+        Round round = Round.local(job, instant, instance);
         Duration delay = Duration.between(instant, clock.nowOr(instant));
         events.started(round, delay.isNegative() ? Duration.ZERO : delay, Optional.empty());
         long started = System.nanoTime();

@@ -3,6 +3,7 @@ package dev.leasecron.app.scheduler;
 import dev.leasecron.lease.Handle;
 import dev.leasecron.lease.LeaseDatabaseException;
 import dev.leasecron.lease.LeaseLostException;
+import dev.leasecron.lease.LeaseScope;
 import dev.leasecron.lease.ManualRun;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,6 +23,7 @@ import java.util.function.Supplier;
  */
 final class ManualRoundRunner {
     private final RoundRunner runner;
+    private final InFlight inFlight;
     private final DueClock clock;
     private final RoundEvents events;
     private final Duration claimLag;
@@ -32,42 +34,26 @@ final class ManualRoundRunner {
      *     answered before the lease was taken: it is not this round's to take along or tell of (it ran,
      *     or was told missed, or came before any replica ran the job).
      */
-    ManualRoundRunner(RoundRunner runner, DueClock clock, RoundEvents events, Duration claimLag) {
+    ManualRoundRunner(RoundRunner runner, InFlight inFlight, DueClock clock, RoundEvents events, Duration claimLag) {
         this.runner = runner;
+        this.inFlight = inFlight;
         this.clock = clock;
         this.events = events;
         this.claimLag = claimLag;
     }
 
     /**
-     * Claims a run request of {@code job} with {@code claim} and, when won, runs its round to its end on
-     * a thread of its own and records it. The round counts as running from before the claim is sent,
-     * not from when its thread starts: the claim commits before its call returns, and a shutdown that
-     * began in between would not wait for the round, nor cut it short, but close the pool under it.
+     * Claims a run request of {@code job} with {@code claim}, unless {@code claiming} has ended, and,
+     * when won, runs its round to its end on a thread of its own and records it; counted as
+     * {@link InFlight} says.
+     *
+     * @return false when claiming has ended and nothing was sent
      */
-    void claimAndStart(ScheduledJob job, Supplier<Optional<ManualRun>> claim) {
-        Runnable uncount = runner.countFromNow();
-        boolean started = false;
-        try {
-            Optional<ManualRun> run = claim.get();
-            if (run.isPresent()) {
-                Thread.ofVirtual().name("manual " + job.name()).start(() -> {
-                    try {
-                        runCounted(job, run.get());
-                    } finally {
-                        uncount.run();
-                    }
-                });
-                started = true;
-            }
-        } finally {
-            if (!started) {
-                uncount.run();
-            }
-        }
+    boolean claimAndStart(LeaseScope claiming, ScheduledJob job, Supplier<Optional<ManualRun>> claim) {
+        return inFlight.claimAndStart(claiming, "manual " + job.name(), claim, run -> run(job, run));
     }
 
-    private void runCounted(ScheduledJob job, ManualRun run) {
+    private void run(ScheduledJob job, ManualRun run) {
         Round round = Round.manual(job, run);
         Handle handle = run.handle();
         // Its fire delay: how long the request waited for a replica, and for the job's lease.

@@ -1,13 +1,11 @@
 package dev.leasecron.app.scheduler;
 
-import dev.leasecron.lease.Handle;
 import dev.leasecron.lease.LeaseScope;
 import dev.leasecron.lease.Leases;
 import dev.leasecron.lease.Unfinished;
 import dev.leasecron.lease.UnfinishedSlots;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -27,6 +25,7 @@ import java.util.function.Supplier;
 final class RerunSweep {
     private final Leases leases;
     private final RoundRunner rounds;
+    private final InFlight inFlight;
     private final Supplier<Map<String, ScheduledJob>> jobsByLeaseName;
     private final LeaseScope scope;
     private final int sweepsPerRetryInterval;
@@ -37,11 +36,12 @@ final class RerunSweep {
      *     within about a second of the release. It costs one statement per sweep however many jobs
      *     there are; a crashed replica's rounds wait for their leases to expire either way.
      */
-    RerunSweep(Leases leases, RoundRunner rounds, Supplier<Map<String, ScheduledJob>> jobsByLeaseName, LeaseScope scope,
-            int sweepsPerRetryInterval) {
+    RerunSweep(Leases leases, RoundRunner rounds, InFlight inFlight, Supplier<Map<String, ScheduledJob>> jobsByLeaseName,
+            LeaseScope scope, int sweepsPerRetryInterval) {
         this.sweepsPerRetryInterval = sweepsPerRetryInterval;
         this.leases = leases;
         this.rounds = rounds;
+        this.inFlight = inFlight;
         this.jobsByLeaseName = jobsByLeaseName;
         this.scope = scope;
     }
@@ -76,11 +76,10 @@ final class RerunSweep {
             UnfinishedSlots found = leases.slots().unfinishedSlots(jobs.keySet(), lookAhead);
             for (Unfinished free : found.free()) {
                 // Once claimed a second time, an instant cut short again never runs: claim only what will run.
-                if (scope.isCancelled()) {
+                if (!inFlight.claimAndStart(scope, "rerun " + free.name(), () -> leases.slots().claimRerun(free),
+                        h -> rounds.run(jobs.get(free.name()), h))) {
                     return every;
                 }
-                Optional<Handle> claimed = leases.slots().claimRerun(free);
-                claimed.ifPresent(h -> Thread.ofVirtual().name("rerun " + free.name()).start(() -> rounds.run(jobs.get(free.name()), h)));
             }
             // Counted from the statement's return, so the next look cannot come before the expiry.
             return found.nextExpiry().filter(expiry -> expiry.compareTo(every) < 0).orElse(every);

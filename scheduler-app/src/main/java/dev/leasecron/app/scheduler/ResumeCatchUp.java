@@ -1,6 +1,5 @@
 package dev.leasecron.app.scheduler;
 
-import dev.leasecron.lease.Handle;
 import dev.leasecron.lease.HistoryOutcome;
 import dev.leasecron.lease.HistoryQuery;
 import dev.leasecron.lease.LeaseDatabaseException;
@@ -28,15 +27,17 @@ import java.util.function.Supplier;
 final class ResumeCatchUp {
     private final Leases leases;
     private final RoundRunner rounds;
+    private final InFlight inFlight;
     private final Supplier<Map<String, ScheduledJob>> jobsByLeaseName;
     private final Duration window;
     private final LeaseScope scope;
     private final RoundEvents events;
 
-    ResumeCatchUp(Leases leases, RoundRunner rounds, Supplier<Map<String, ScheduledJob>> jobsByLeaseName, Duration window,
+    ResumeCatchUp(Leases leases, RoundRunner rounds, InFlight inFlight, Supplier<Map<String, ScheduledJob>> jobsByLeaseName, Duration window,
             LeaseScope scope, RoundEvents events) {
         this.leases = leases;
         this.rounds = rounds;
+        this.inFlight = inFlight;
         this.jobsByLeaseName = jobsByLeaseName;
         this.window = window;
         this.scope = scope;
@@ -64,11 +65,11 @@ final class ResumeCatchUp {
             if (instant.isBefore(leases.readDatabaseClock().minus(window)) || !recordedSuspended(job, instant)) {
                 return;
             }
-            Optional<Handle> claimed = leases.slots().claimLastAgain(job.leaseName(), instant);
-            if (claimed.isPresent()) {
-                events.caughtUpOnResume(job, instant);
-                rounds.run(job, claimed.get());
-            }
+            inFlight.claimAndStart(scope, "resume " + job.name(), () -> leases.slots().claimLastAgain(job.leaseName(), instant),
+                    claimed -> {
+                        events.caughtUpOnResume(job, instant);
+                        rounds.run(job, claimed);
+                    });
         } catch (LeaseDatabaseException e) {
             // Not tried again: the job's next instant runs as usual, and the suspended one stays on record.
             events.unavailable(job, "catch up the latest suspended instant", leases.retryInterval(), e.getMessage());

@@ -37,25 +37,23 @@ final class RoundRunner {
     private final LeaseScope rounds;
     private final DueClock clock;
     private final RoundEvents events;
-    private final InFlight inFlight;
     private final SuspendedInstants suspended;
 
     RoundRunner(Leases leases, RoundEnds ends, GuardedTransactions transactions, LeaseScope rounds, DueClock clock,
-            RoundEvents events, InFlight inFlight, SuspendedInstants suspended) {
+            RoundEvents events, SuspendedInstants suspended) {
         this.leases = leases;
         this.ends = ends;
         this.transactions = transactions;
         this.rounds = rounds;
         this.clock = clock;
         this.events = events;
-        this.inFlight = inFlight;
         this.suspended = suspended;
     }
 
     /**
      * Runs the round of {@code handle}'s instant to its end, or until it is cut short, and records and
-     * logs its end. Counted as running until then. A suspended job's instant (a rerun's too) is
-     * finished at once instead ({@link SuspendedInstants}).
+     * logs its end. A suspended job's instant (a rerun's too) is finished at once instead
+     * ({@link SuspendedInstants}). The caller counts it as running from before its claim ({@link InFlight}).
      *
      * @return the last instant of the job's schedule that had come when the round ended: the round's
      *     own, or a later one it overran and took along
@@ -70,12 +68,7 @@ final class RoundRunner {
         if (notRun.isPresent()) {
             return notRun.get();
         }
-        inFlight.enter();
-        try {
-            return runCounted(Round.of(job, handle, trigger), handle);
-        } finally {
-            inFlight.exit();
-        }
+        return runClaimed(Round.of(job, handle, trigger), handle);
     }
 
     /**
@@ -89,15 +82,6 @@ final class RoundRunner {
         RoundEnd end() {
             return new RoundEnd(HistoryOutcome.valueOf(outcome.name()), detail(reason, error));
         }
-    }
-
-    /**
-     * Counts a round started elsewhere (a manual one) as running from now; the hook returned ends the
-     * count and is to be run once.
-     */
-    Runnable countFromNow() {
-        inFlight.enter();
-        return inFlight::exit;
     }
 
     /**
@@ -128,7 +112,7 @@ final class RoundRunner {
                 worked);
     }
 
-    private Instant runCounted(Round round, Handle handle) {
+    private Instant runClaimed(Round round, Handle handle) {
         ScheduledJob job = round.job();
         Instant instant = round.instant();
         handle.superseded().ifPresent(given -> events.superseded(job, given.slot(), given.rerun(), instant));

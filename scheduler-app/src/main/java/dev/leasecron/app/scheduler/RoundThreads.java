@@ -39,9 +39,10 @@ final class RoundThreads {
         start(s, () -> with.suspended().skipIfSuspended(s.job, slot) ? slot : with.localRounds().run(s.job, slot));
     }
 
+    /** Starts {@code round}, counted as running from now, on the thread of the claim's answer. */
     private void start(JobState s, Supplier<Instant> round) {
         Instant slot = s.slot;
-        Thread.ofVirtual().name("round " + s.job.name()).start(() -> {
+        with.inFlight().start("round " + s.job.name(), () -> {
             Instant passed = slot;
             try {
                 passed = round.get();

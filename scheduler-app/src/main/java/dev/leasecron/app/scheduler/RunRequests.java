@@ -47,10 +47,9 @@ final class RunRequests {
         }
         try {
             for (RunRequest request : leases.manualRounds().claimable(jobs.keySet())) {
-                if (scope.isCancelled()) {
+                if (!rounds.claimAndStart(scope, jobs.get(request.name()), () -> leases.manualRounds().claim(request))) {
                     return;
                 }
-                rounds.claimAndStart(jobs.get(request.name()), () -> leases.manualRounds().claim(request));
             }
         } catch (RuntimeException e) {
             // A database that does not answer, or a bug: the look goes on, or no request would run again.

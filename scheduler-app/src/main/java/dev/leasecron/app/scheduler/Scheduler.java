@@ -61,15 +61,15 @@ public final class Scheduler {
         this.suspensions = new Suspensions(leases, () -> leaseNames, claiming, this::resumed);
         RoundEnds ends = new RoundEnds(leases, settings.endingWindow());
         SuspendedInstants suspended = new SuspendedInstants(suspensions, ends, clock, events);
-        this.roundRunner = new RoundRunner(leases, ends, transactions, rounds, clock, events, inFlight, suspended);
-        this.resumeCatchUp = new ResumeCatchUp(leases, roundRunner, () -> clusterJobs, settings.catchUpWindow(), claiming,
+        this.roundRunner = new RoundRunner(leases, ends, transactions, rounds, clock, events, suspended);
+        this.resumeCatchUp = new ResumeCatchUp(leases, roundRunner, inFlight, () -> clusterJobs, settings.catchUpWindow(), claiming,
                 events);
-        this.manualRounds = new ManualRoundRunner(roundRunner, clock, events,
+        this.manualRounds = new ManualRoundRunner(roundRunner, inFlight, clock, events,
                 settings.putOff().plus(leases.retryInterval().multipliedBy(2)));
-        LocalRounds local = new LocalRounds(rounds, transactions, leases.instance(), clock, events, inFlight);
+        LocalRounds local = new LocalRounds(rounds, transactions, leases.instance(), clock, events);
         CatchUp catchUp = new CatchUp(leases, clock, settings.catchUpWindow(), events);
         this.dispatcher = new Dispatcher(new Scheduling(leases, clock, claiming, settings, events, catchUp, roundRunner,
-                local, census::replicas, suspended));
+                local, census::replicas, suspended, inFlight));
     }
 
     /**
@@ -100,7 +100,7 @@ public final class Scheduler {
         }
         suspensions.start();
         census.start();
-        RerunSweep sweep = new RerunSweep(leases, roundRunner, () -> clusterJobs, claiming, settings.sweepsPerRetryInterval());
+        RerunSweep sweep = new RerunSweep(leases, roundRunner, inFlight, () -> clusterJobs, claiming, settings.sweepsPerRetryInterval());
         Thread.ofVirtual().name("rerun-sweep").start(sweep::run);
         RunRequests requests = new RunRequests(leases, manualRounds, () -> clusterJobs, claiming);
         Thread.ofVirtual().name("run-requests").start(requests::run);

@@ -17,7 +17,8 @@ import java.util.function.IntSupplier;
  * @param localRounds runs rounds of jobs of every replica
  * @param replicas how many replicas share the jobs, this one included ({@link ReplicaCensus})
  * @param suspended the instants of suspended jobs, left alone ({@link Suspensions})
+ * @param inFlight counts the claims out and the rounds running, for the shutdown
  */
 record Scheduling(Leases leases, DueClock clock, LeaseScope claiming, SchedulerSettings settings, RoundEvents events,
         CatchUp catchUp, RoundRunner rounds, LocalRounds localRounds, IntSupplier replicas,
-        SuspendedInstants suspended) {}
+        SuspendedInstants suspended, InFlight inFlight) {}

@@ -33,7 +33,7 @@ class ClaimSenderTest {
         LeaseScope claiming = LeaseScope.root();
         List<Part> parts = new CopyOnWriteArrayList<>();
         ClaimSender sender = new ClaimSender(leases, new RoundEvents(RoundListener.NONE),
-                (slot, part, byName) -> parts.add(new Part(slot, part.answered().size() + part.failed().size())), claiming);
+                (slot, part, byName) -> parts.add(new Part(slot, part.answered().size() + part.failed().size())), claiming, new InFlight());
         AtomicLong order = new AtomicLong();
         Instant slot = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         try {

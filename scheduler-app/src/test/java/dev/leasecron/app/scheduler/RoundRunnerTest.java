@@ -55,7 +55,6 @@ class RoundRunnerTest {
 
     private final LeaseScope claiming = LeaseScope.root();
     private final LeaseScope rounds = LeaseScope.root();
-    private final InFlight inFlight = new InFlight();
     private final RecordingJob recording = new RecordingJob();
     private final AtomicReference<Outcome> outcome = new AtomicReference<>();
     private final AtomicReference<String> endedOn = new AtomicReference<>();
@@ -84,7 +83,7 @@ class RoundRunnerTest {
         RoundEvents events = new RoundEvents(listener);
         SuspendedInstants none = new SuspendedInstants(new Suspensions(leases, java.util.List::of, rounds, names -> {}), ends, clock, events);
         runner = new RoundRunner(leases, ends, new GuardedTransactions(leases, pool, Map.of()), rounds, clock, events,
-                inFlight, none);
+                none);
         entries.start();
         schedulerLog.addAppender(entries);
     }
@@ -159,7 +158,6 @@ class RoundRunnerTest {
         Instant passed = runInBackground(job, handle).get(10, TimeUnit.SECONDS);
 
         assertEquals(handle.slot().orElseThrow(), passed);
-        assertEquals(0, inFlight.running(), "counted until its end was recorded, not after");
         LeaseRow row = row(job);
         assertEquals(0, row.unfinishedSlotMs(), "the finish is on record: " + row);
         assertFalse(row.held(), "the name is given back: " + row);
@@ -245,7 +243,6 @@ class RoundRunnerTest {
         rounds.cancel("shutting down");
 
         assertEquals(handle.slot().orElseThrow(), ended.get(10, TimeUnit.SECONDS));
-        assertEquals(0, inFlight.running());
         assertEquals(Outcome.CUT_SHORT, outcome.get());
         assertEquals(List.of(job.leaseName()),
                 leases.slots().unfinishedSlots(List.of(job.leaseName())).stream().map(Unfinished::name).toList(),
