@@ -130,17 +130,20 @@ final class SlotClaimStatement {
                 .sql(", term = gst_leases.term + 1, expires_at_ms = " + sql.expirySql() + ", slot_ms = ").value(slotMs)
                 .sql(", unfinished_slot_ms = ").value(slotMs)
                 .sql(" FROM free f WHERE gst_leases.name = f.name RETURNING f.*)"
-                        + " SELECT l.name, COALESCE(c.term, l.term), COALESCE(c.slot_ms, l.slot_ms),"
-                        + " COALESCE(c.unfinished_slot_ms, l.unfinished_slot_ms), COALESCE(c.rerun_slot_ms, l.rerun_slot_ms),"
-                        + " COALESCE(c.expires_at_ms, l.expires_at_ms), " + now + ", c.name IS NOT NULL, ");
+                        + " SELECT c.name, c.term, c.slot_ms, c.unfinished_slot_ms, c.rerun_slot_ms, c.expires_at_ms, " + now
+                        + ", TRUE, FALSE FROM claimed c UNION ALL SELECT l.name, l.term, l.slot_ms, l.unfinished_slot_ms,"
+                        + " l.rerun_slot_ms, l.expires_at_ms, " + now + ", FALSE, ");
         if (skipLocked) {
             // Free as the statement's snapshot has it, yet not locked by its read: another transaction held it.
-            statement.sql("c.name IS NULL AND l.expires_at_ms <= " + now + " AND l.slot_ms < ").value(slotMs);
+            statement.sql("l.expires_at_ms <= " + now + " AND l.slot_ms < ").value(slotMs);
         } else {
             statement.sql("FALSE");
         }
+        // The names not claimed by a hashed lookup in the claimed rows: the generic plan, which takes an
+        // array for ten rows, joined them to the rows read by a nested loop over the claimed rows, a
+        // batch's size squared.
         statement.sql(" FROM gst_leases l").joinNames("l.name", tokens.keySet())
-                .sql(" LEFT JOIN claimed c ON c.name = l.name");
+                .sql(" WHERE l.name NOT IN (SELECT name FROM claimed)");
         return new FreeSlotClaim(tokens, statement);
     }
 
