@@ -3,7 +3,6 @@ package dev.leasecron.app.scheduler;
 import dev.leasecron.lease.LeaseScope;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -15,9 +14,9 @@ import java.util.function.Supplier;
  * counted from before it is sent ({@link #count()}), and the round it wins is counted, by
  * {@link #start}, before the claim's count ends.
  *
- * <p>A claim counts after it checks that claiming goes on, never before: the shutdown cancels claiming
- * first and reads the count after, so either the claim sees the cancellation and is not sent, or the
- * shutdown sees it counted.
+ * <p>A claim is counted before it checks that claiming goes on, never after: the shutdown cancels
+ * claiming first and reads the count after, so either the claim sees the cancellation and is not
+ * sent, or the shutdown sees it counted.
  */
 final class InFlight {
     private int rounds;
@@ -26,7 +25,7 @@ final class InFlight {
     /** One count, ended by {@link #close()}; closing it again does nothing. */
     final class Count implements AutoCloseable {
         private final boolean round;
-        private final AtomicBoolean open = new AtomicBoolean(true);
+        private boolean open = true; // guarded by the InFlight
 
         private Count(boolean round) {
             this.round = round;
@@ -34,8 +33,11 @@ final class InFlight {
 
         @Override
         public void close() {
-            if (open.compareAndSet(true, false)) {
-                exit(round);
+            synchronized (InFlight.this) {
+                if (open) {
+                    open = false;
+                    exit(round);
+                }
             }
         }
     }

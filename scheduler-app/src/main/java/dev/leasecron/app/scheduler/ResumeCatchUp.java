@@ -33,8 +33,8 @@ final class ResumeCatchUp {
     private final LeaseScope scope;
     private final RoundEvents events;
 
-    ResumeCatchUp(Leases leases, RoundRunner rounds, InFlight inFlight, Supplier<Map<String, ScheduledJob>> jobsByLeaseName, Duration window,
-            LeaseScope scope, RoundEvents events) {
+    ResumeCatchUp(Leases leases, RoundRunner rounds, InFlight inFlight,
+            Supplier<Map<String, ScheduledJob>> jobsByLeaseName, Duration window, LeaseScope scope, RoundEvents events) {
         this.leases = leases;
         this.rounds = rounds;
         this.inFlight = inFlight;
@@ -65,8 +65,8 @@ final class ResumeCatchUp {
             if (instant.isBefore(leases.readDatabaseClock().minus(window)) || !recordedSuspended(job, instant)) {
                 return;
             }
-            inFlight.claimAndStart(scope, "resume " + job.name(), () -> leases.slots().claimLastAgain(job.leaseName(), instant),
-                    claimed -> {
+            inFlight.claimAndStart(scope, "resume " + job.name(),
+                    () -> leases.slots().claimLastAgain(job.leaseName(), instant), claimed -> {
                         events.caughtUpOnResume(job, instant);
                         rounds.run(job, claimed);
                     });
