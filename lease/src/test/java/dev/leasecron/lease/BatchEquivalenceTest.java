@@ -4,9 +4,8 @@ import static dev.leasecron.lease.testing.TestDatabase.uniqueName;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.leasecron.lease.testing.BeforeConnection;
 import dev.leasecron.lease.testing.TestDatabase;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -350,20 +349,14 @@ class BatchEquivalenceTest {
         private volatile int runAt;
 
         Hook(DataSource target) {
-            this.dataSource = (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(),
-                    new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
-                        if (method.getName().equals("getConnection") && asked.incrementAndGet() == runAt) {
-                            Runnable action = armed.getAndSet(null);
-                            if (action != null) {
-                                action.run();
-                            }
-                        }
-                        try {
-                            return method.invoke(target, args);
-                        } catch (InvocationTargetException e) {
-                            throw e.getCause();
-                        }
-                    });
+            this.dataSource = BeforeConnection.wrap(target, () -> {
+                if (asked.incrementAndGet() == runAt) {
+                    Runnable action = armed.getAndSet(null);
+                    if (action != null) {
+                        action.run();
+                    }
+                }
+            });
         }
 
         DataSource dataSource() {

@@ -1,7 +1,6 @@
 package dev.leasecron.app.scheduler;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
+import dev.leasecron.lease.testing.BeforeConnection;
 import java.sql.SQLException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,25 +17,19 @@ final class GatedDatabase {
     private final AtomicInteger waiting = new AtomicInteger();
 
     GatedDatabase(DataSource target, String thread) {
-        this.dataSource = (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(),
-                new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("getConnection") && Thread.currentThread().getName().equals(thread)) {
-                        waiting.incrementAndGet();
-                        try {
-                            gate.await();
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                            throw new SQLException("interrupted at the gate", e);
-                        } finally {
-                            waiting.decrementAndGet();
-                        }
-                    }
-                    try {
-                        return method.invoke(target, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        this.dataSource = BeforeConnection.wrap(target, () -> {
+            if (Thread.currentThread().getName().equals(thread)) {
+                waiting.incrementAndGet();
+                try {
+                    gate.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new SQLException("interrupted at the gate", e);
+                } finally {
+                    waiting.decrementAndGet();
+                }
+            }
+        });
     }
 
     DataSource dataSource() {

@@ -1,7 +1,6 @@
 package dev.leasecron.app.scheduler;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
+import dev.leasecron.lease.testing.BeforeConnection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -17,24 +16,18 @@ final class SlowDatabase {
     private final AtomicInteger slowed = new AtomicInteger();
 
     SlowDatabase(DataSource target) {
-        this.dataSource = (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(),
-                new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
-                    Duration wait = delay;
-                    if (method.getName().equals("getConnection") && wait.isPositive()) {
-                        slowed.incrementAndGet();
-                        try {
-                            Thread.sleep(wait);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                            throw new SQLException("interrupted while the database was slow", e);
-                        }
-                    }
-                    try {
-                        return method.invoke(target, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        this.dataSource = BeforeConnection.wrap(target, () -> {
+            Duration wait = delay;
+            if (wait.isPositive()) {
+                slowed.incrementAndGet();
+                try {
+                    Thread.sleep(wait);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new SQLException("interrupted while the database was slow", e);
+                }
+            }
+        });
     }
 
     DataSource dataSource() {
