@@ -68,7 +68,7 @@ final class ClaimSender {
                 if (first == null) {
                     continue;
                 }
-                // Counted until the rounds won are counted themselves (InFlight), before the check.
+                // Counted from before the check that claiming goes on until the rounds won count themselves (InFlight).
                 try (InFlight.Count out = inFlight.count()) {
                     if (!claiming.isCancelled()) {
                         List<Batch> waiting = new ArrayList<>();
