@@ -1,7 +1,5 @@
 package dev.leasecron.lease.testing;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 
@@ -11,16 +9,6 @@ public final class BorrowCounting {
 
     /** {@code target}, adding one to {@code borrowed} for every connection it hands out. */
     public static DataSource wrap(DataSource target, AtomicLong borrowed) {
-        return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
-                (proxy, method, args) -> {
-                    if (method.getName().equals("getConnection")) {
-                        borrowed.incrementAndGet();
-                    }
-                    try {
-                        return method.invoke(target, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        return BeforeConnection.wrap(target, borrowed::incrementAndGet);
     }
 }
