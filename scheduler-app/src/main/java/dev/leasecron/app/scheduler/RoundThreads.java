@@ -39,7 +39,10 @@ final class RoundThreads {
         start(s, () -> with.suspended().skipIfSuspended(s.job, slot) ? slot : with.localRounds().run(s.job, slot));
     }
 
-    /** Starts {@code round}, counted as running from now, on the thread of the claim's answer. */
+    /**
+     * Starts {@code round} on a thread of its own, counted as running from now: the claim's answer, or
+     * the dispatcher's turn for a local round.
+     */
     private void start(JobState s, Supplier<Instant> round) {
         Instant slot = s.slot;
         with.inFlight().start("round " + s.job.name(), () -> {
