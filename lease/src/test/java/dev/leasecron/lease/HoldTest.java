@@ -349,9 +349,10 @@ class HoldTest {
             GuardedTransactions tx = new GuardedTransactions(leases, pool, Map.of());
             Handle h = leases.claim(uniqueName("hold-sqlite-back-to-back")).orElseThrow();
             Holding holding = leases.hold(h, LeaseScope.root(), LOG);
-            // Each within the 750 ms an attempt waits; together twice the local deadline, with no pause:
-            // only the renewal that waits out each transaction keeps the lease.
-            Duration length = STALLABLE.attemptTimeout().minusMillis(150);
+            // Each within the 750 ms an attempt waits, with room for the hand-over on a loaded machine;
+            // together twice the local deadline, with no pause: only the renewal that waits out each
+            // transaction keeps the lease.
+            Duration length = STALLABLE.attemptTimeout().minusMillis(250);
             int transactions = (int) (STALLABLE.localDeadline().multipliedBy(2).toMillis() / length.toMillis()) + 1;
             try {
                 leases.run(holding.scope(), h, LOG, scope -> {
