@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 
 /**
  * What operators change at run time, stored on the primary database so every replica sees it:
@@ -53,7 +54,7 @@ public final class JobControls {
         try {
             return leases.store().controls().suspend(name, who, why) == 1;
         } catch (LeaseDatabaseException e) {
-            if (!tableMissing()) {
+            if (!suspensionsMissing()) {
                 throw e;
             }
             // A database whose replicas predate suspensions: the first one creates the table.
@@ -74,7 +75,7 @@ public final class JobControls {
         try {
             return leases.store().controls().resume(name) == 1;
         } catch (LeaseDatabaseException e) {
-            if (tableMissing()) {
+            if (suspensionsMissing()) {
                 return false; // no suspension was ever written here
             }
             throw e;
@@ -98,7 +99,7 @@ public final class JobControls {
             }
         } catch (LeaseDatabaseException e) {
             // A database where no replica of this version has started (leasecron status reading it) has no table.
-            if (tableMissing()) {
+            if (suspensionsMissing()) {
                 return Map.of();
             }
             throw e;
@@ -107,13 +108,45 @@ public final class JobControls {
     }
 
     /**
-     * Whether a statement failed because {@code gst_suspensions} is missing, rather than because the
-     * database did not answer: the lease table answers and this one does not. A replica reading an
-     * empty map while the database is away would run every suspended job.
+     * The manual rounds running now among {@code names}, by name: the requests a replica claimed whose
+     * round holds the job's lease still, under the term it claimed. A manual round is no instant, so
+     * the lease row alone ({@link LeaseRow#unfinishedSlotMs()}) does not show it. One statement per
+     * {@link Leases#MAX_BATCH} names; none when the table is missing (nothing was ever requested here).
+     *
+     * @throws LeaseDatabaseException the database did not answer
      */
-    private boolean tableMissing() {
+    public Map<String, RunRequest> runningManualRounds(Collection<String> names) {
+        Map<String, RunRequest> found = new LinkedHashMap<>();
+        if (names.isEmpty()) {
+            return found;
+        }
         try {
-            return leases.store().tableExists() && !leases.store().controls().suspensionsExist();
+            for (List<String> chunk : Batches.chunks(names, Comparator.naturalOrder())) {
+                leases.store().controls().openRunRequests(chunk).stream()
+                        .filter(o -> o.request().state() == RunRequestState.RUNNING && o.leaseLive())
+                        .forEach(o -> found.put(o.request().name(), o.request()));
+            }
+        } catch (LeaseDatabaseException e) {
+            if (tableMissing(() -> leases.store().controls().runRequestsExist())) {
+                return Map.of();
+            }
+            throw e;
+        }
+        return found;
+    }
+
+    private boolean suspensionsMissing() {
+        return tableMissing(() -> leases.store().controls().suspensionsExist());
+    }
+
+    /**
+     * Whether a statement failed because the control table {@code exists} asks about is missing, rather
+     * than because the database did not answer: the lease table answers and this one does not. A
+     * replica reading an empty map while the database is away would run every suspended job.
+     */
+    private boolean tableMissing(BooleanSupplier exists) {
+        try {
+            return leases.store().tableExists() && !exists.getAsBoolean();
         } catch (LeaseDatabaseException e) {
             return false;
         }

@@ -58,6 +58,10 @@ public final class ControlStore {
         });
     }
 
+    public boolean runRequestsExist() {
+        return call("read gst_run_requests", () -> RunRequestStatement.exists(sql));
+    }
+
     /** Records a pending run request unless {@code id} is taken; 1 when written, 0 when not. */
     public int insertRunRequest(String id, String name, String by) {
         return call("record a run request", () -> RunRequestStatement.insert(sql, id, name, by));

@@ -16,6 +16,7 @@ import dev.leasecron.lease.LeaseTimings;
 import dev.leasecron.lease.Leases;
 import dev.leasecron.lease.UnsupportedDatabaseException;
 import dev.leasecron.lease.LeaseRow;
+import dev.leasecron.lease.RunRequest;
 import dev.leasecron.lease.Suspension;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -37,7 +38,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code leasecron status --config FILE}: the lease row of every job of the file, read from the
  * primary database and judged by its clock: the next instant, the last round's outcome and its age
- * (from the round history), whether a round runs now (ACTIVE), whether an operator suspended the job
+ * (from the round history), whether a round runs now (ACTIVE, a manual one too), whether an operator suspended the job
  * and who and why (SUSPEND), who holds the lease, the term, the last
  * instant on record, an unfinished or rerun instant, and when the lease expires.
  *
@@ -106,6 +107,8 @@ final class StatusCommand implements Callable<Integer> {
                     : Map.of();
             Map<String, Suspension> suspended = leases.controls().suspensions(
                     usable.jobs().stream().map(JobSpec::leaseName).toList());
+            Map<String, RunRequest> manual = leases.controls().runningManualRounds(
+                    usable.jobs().stream().map(JobSpec::leaseName).toList());
             out.println(where + ", clock " + now);
             TextTable table = new TextTable("JOB", "NEXT", "LAST", "ACTIVE", "SUSPEND", "HOLDER", "TERM", "LAST INSTANT",
                     "UNFINISHED", "RERUN", "LEASE");
@@ -118,7 +121,7 @@ final class StatusCommand implements Callable<Integer> {
                 if (row == null) {
                     table.add(job.name(), next, lastOutcome, "0", suspend, "-", "-", "never ran", "-", "-", "-");
                 } else {
-                    table.add(job.name(), next, lastOutcome, active(row) ? "1" : "0", suspend,
+                    table.add(job.name(), next, lastOutcome, active(row, manual.get(job.leaseName())), suspend,
                             row.instance().isEmpty() ? "-" : row.instance(), Long.toString(row.term()),
                             instant(row.slotMs()), instant(row.unfinishedSlotMs()), instant(row.rerunSlotMs()), lease(row));
                 }
@@ -175,9 +178,15 @@ final class StatusCommand implements Callable<Integer> {
         return by + (why.isEmpty() || why.equals("-") ? "" : ": " + why);
     }
 
-    /** A round runs now: the lease is held and its instant has not run to its end. */
-    private static boolean active(LeaseRow row) {
-        return row.unfinishedSlotMs() != 0 && row.expiresAtMs() > row.nowMs();
+    /**
+     * {@code 1} when a round runs now: a manual one (it is no instant, so only its request says so), or
+     * one whose instant has not run to its end while the lease holds.
+     */
+    private static String active(LeaseRow row, RunRequest manual) {
+        if (manual != null) {
+            return "1 (run now, asked by " + manual.requestedBy() + ")";
+        }
+        return row.unfinishedSlotMs() != 0 && row.held() ? "1" : "0";
     }
 
     private static String instant(long ms) {

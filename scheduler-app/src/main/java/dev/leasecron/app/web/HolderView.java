@@ -1,10 +1,17 @@
 package dev.leasecron.app.web;
 
 import dev.leasecron.lease.LeaseRow;
+import dev.leasecron.lease.RunRequest;
 import java.time.Instant;
+import java.util.Optional;
 
-/** A job's lease row: who holds it now, by the database clock, and the round it runs. */
-public record HolderView(LeaseRow row) {
+/**
+ * A job's lease row: who holds it now, by the database clock, and the round it runs.
+ *
+ * @param row the lease row
+ * @param manual the run request whose manual round holds the lease now; empty when none does
+ */
+public record HolderView(LeaseRow row, Optional<RunRequest> manual) {
 
     /** Held right now by the database clock (not expired). */
     public boolean held() {
@@ -19,14 +26,24 @@ public record HolderView(LeaseRow row) {
         return row.term();
     }
 
-    /** A round of the holder's runs now: its instant is claimed and not finished, and the lease holds. */
+    /** A round of the holder's runs now: a manual one, or an instant claimed and not finished while the lease holds. */
     public boolean running() {
-        return row.held() && row.unfinishedSlotMs() != 0;
+        return manual.isPresent() || instantRunning();
     }
 
-    /** The instant the running round is for; empty when none runs. */
-    public String runningInstant() {
-        return running() ? Texts.utc(Instant.ofEpochMilli(row.unfinishedSlotMs())) : "";
+    /** The instant of the round running now; empty when none, or when the round running is a manual one. */
+    public Optional<Instant> runningInstant() {
+        return instantRunning() ? Optional.of(Instant.ofEpochMilli(row.unfinishedSlotMs())) : Optional.empty();
+    }
+
+    /** What runs now, for the pages: the instant, or {@code run now · asked by alice}; empty when nothing runs. */
+    public String runningLabel() {
+        return manual.map(r -> "run now · asked by " + r.requestedBy())
+                .or(() -> runningInstant().map(Texts::utc)).orElse("");
+    }
+
+    private boolean instantRunning() {
+        return manual.isEmpty() && row.held() && row.unfinishedSlotMs() != 0;
     }
 
     /** The last instant claimed under the lease; empty when none. */

@@ -6,6 +6,7 @@ import dev.leasecron.lease.HistoryEntry;
 import dev.leasecron.lease.HistoryQuery;
 import dev.leasecron.lease.LeaseRow;
 import dev.leasecron.lease.Leases;
+import dev.leasecron.lease.RunRequest;
 import dev.leasecron.lease.Suspension;
 import java.time.Clock;
 import java.time.Duration;
@@ -19,14 +20,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
  * Reads what the pages show, from the config in force, the lease rows and the round history. Each
- * page costs a few statements whatever the number of jobs: the rows of all jobs, the last ended
- * round of all jobs, and one history read.
+ * page costs a few statements whatever the number of jobs: the rows of all jobs, their manual rounds
+ * running, the last ended round of all jobs, and one history read.
  */
 public final class ReadModel {
     /** Next instants shown per job. */
@@ -69,7 +69,7 @@ public final class ReadModel {
         List<JobSpec> specs = jobs.get();
         List<String> names = specs.stream().map(JobSpec::leaseName).toList();
         List<String> errors = new ArrayList<>();
-        Map<String, LeaseRow> rows = rows(names, errors);
+        Map<String, HolderView> holders = holders(names, errors);
         Fetched<Map<String, HistoryEntry>> last = Fetched.of("history", () -> leases.history().lastEnded(names));
         Fetched<List<HistoryEntry>> recent = names.isEmpty() ? new Fetched<>(Optional.of(List.of()), "")
                 : Fetched.of("history", () -> leases.history().entries(
@@ -86,7 +86,7 @@ public final class ReadModel {
             List<RoundView> strip = new ArrayList<>(strips.getOrDefault(spec.leaseName(), List.of()));
             strip = new ArrayList<>(strip.subList(0, Math.min(STRIP, strip.size())));
             Collections.reverse(strip);
-            return view(spec, now, rows,
+            return view(spec, now, holders,
                     last.value().map(m -> m.get(spec.leaseName())).map(RoundView::new), strip, suspended);
         }).toList();
         return new Pages.JobsPage(instance(), now.truncatedTo(ChronoUnit.MILLIS), views, errors);
@@ -101,7 +101,7 @@ public final class ReadModel {
         JobSpec spec = found.get();
         Instant now = now().truncatedTo(ChronoUnit.MILLIS);
         List<String> errors = new ArrayList<>();
-        Map<String, LeaseRow> rows = rows(List.of(spec.leaseName()), errors);
+        Map<String, HolderView> holders = holders(List.of(spec.leaseName()), errors);
         HistoryQuery query = new HistoryQuery(Set.of(spec.leaseName()), filter.outcome().map(Set::of).orElse(Set.of()),
                 Optional.empty(), filter.limit());
         Fetched<List<HistoryEntry>> entries = Fetched.of("history", () -> leases.history().entries(query));
@@ -112,7 +112,7 @@ public final class ReadModel {
         }
         Map<String, Suspension> suspended = suspensions(List.of(spec.leaseName()), errors);
         List<RoundView> rounds = entries.value().orElse(List.of()).stream().map(RoundView::new).toList();
-        JobView job = view(spec, now, rows, last.value().map(m -> m.get(spec.leaseName())).map(RoundView::new),
+        JobView job = view(spec, now, holders, last.value().map(m -> m.get(spec.leaseName())).map(RoundView::new),
                 List.of(), suspended);
         return Optional.of(new Pages.JobPage(instance(), now, job, filter, rounds, errors));
     }
@@ -124,7 +124,7 @@ public final class ReadModel {
         Map<String, String> jobOfLease = specs.stream().collect(Collectors.toMap(JobSpec::leaseName, JobSpec::name,
                 (a, b) -> a, LinkedHashMap::new));
         List<String> errors = new ArrayList<>();
-        Map<String, LeaseRow> rows = rows(names, errors);
+        Map<String, HolderView> holders = holders(names, errors);
         Fetched<Set<String>> claiming = names.isEmpty() ? new Fetched<>(Optional.of(Set.of()), "")
                 : Fetched.of("replica census", () -> leases.views().claimingInstances(names, CENSUS_WINDOW));
         if (claiming.failed()) {
@@ -133,13 +133,14 @@ public final class ReadModel {
         Map<String, List<String>> won = new TreeMap<>();
         Map<String, List<String>> holds = new TreeMap<>();
         Map<String, List<String>> running = new TreeMap<>();
-        for (LeaseRow row : rows.values()) {
+        for (HolderView holder : holders.values()) {
+            LeaseRow row = holder.row();
             if (!row.instance().isEmpty()) {
                 won.computeIfAbsent(row.instance(), k -> new ArrayList<>()).add(jobOfLease.get(row.name()));
             }
             if (row.held() && !row.instance().isEmpty()) {
                 holds.computeIfAbsent(row.instance(), k -> new ArrayList<>()).add(jobOfLease.get(row.name()));
-                if (new HolderView(row).running()) {
+                if (holder.running()) {
                     running.computeIfAbsent(row.instance(), k -> new ArrayList<>()).add(jobOfLease.get(row.name()));
                 }
             }
@@ -155,16 +156,24 @@ public final class ReadModel {
         return new Pages.ReplicasPage(instance(), now.truncatedTo(ChronoUnit.MILLIS), new Pages.Duration(CENSUS_WINDOW), replicas, errors);
     }
 
-    private Map<String, LeaseRow> rows(List<String> names, List<String> errors) {
+    /** The lease rows of {@code names} with the manual rounds running under them, by lease name; failures said in {@code errors}. */
+    private Map<String, HolderView> holders(List<String> names, List<String> errors) {
         if (names.isEmpty()) {
             return Map.of();
         }
         Fetched<List<LeaseRow>> rows = Fetched.of("lease rows", () -> leases.views().rows(names));
         if (rows.failed()) {
             errors.add(rows.error());
+            return Map.of();
         }
-        return rows.value().orElse(List.of()).stream()
-                .collect(Collectors.toMap(LeaseRow::name, Function.identity(), (a, b) -> a));
+        Fetched<Map<String, RunRequest>> manual = Fetched.of("run requests",
+                () -> leases.controls().runningManualRounds(names));
+        if (manual.failed()) {
+            errors.add(manual.error());
+        }
+        Map<String, RunRequest> running = manual.value().orElse(Map.of());
+        return rows.value().get().stream().collect(Collectors.toMap(LeaseRow::name,
+                row -> new HolderView(row, Optional.ofNullable(running.get(row.name()))), (a, b) -> a));
     }
 
     /** The suspensions among {@code names}, by lease name; none when they cannot be read (then said in {@code errors}). */
@@ -180,7 +189,7 @@ public final class ReadModel {
         return suspensions.value().orElse(Map.of());
     }
 
-    private static JobView view(JobSpec spec, Instant now, Map<String, LeaseRow> rows, Optional<RoundView> last,
+    private static JobView view(JobSpec spec, Instant now, Map<String, HolderView> holders, Optional<RoundView> last,
             List<RoundView> strip, Map<String, Suspension> suspended) {
         List<Instant> next = new ArrayList<>();
         if (spec.enabled()) {
@@ -194,7 +203,7 @@ public final class ReadModel {
                 cursor = n.get();
             }
         }
-        return new JobView(spec, List.copyOf(next), Optional.ofNullable(rows.get(spec.leaseName())).map(HolderView::new),
+        return new JobView(spec, List.copyOf(next), Optional.ofNullable(holders.get(spec.leaseName())),
                 last, List.copyOf(strip), Optional.ofNullable(suspended.get(spec.leaseName())));
     }
 

@@ -10,6 +10,7 @@ import dev.leasecron.lease.HistoryOutcome;
 import dev.leasecron.lease.Leases;
 import dev.leasecron.lease.NotRun;
 import dev.leasecron.lease.RoundEnd;
+import dev.leasecron.lease.RunRequest;
 import dev.leasecron.lease.testing.TestDatabase;
 import dev.leasecron.lease.testing.TestTimings;
 import java.nio.file.Files;
@@ -139,10 +140,13 @@ class HistoryCommandTest {
         String failed = jobName("failed");
         String busy = jobName("busy");
         String fresh = jobName("fresh");
+        String manual = jobName("manual");
         seed(db, ok, failed);
         Leases leases = db.leases(TestTimings.FAST);
         leases.slots().claimSlot("cron:" + busy, leases.readDatabaseClock().truncatedTo(ChronoUnit.SECONDS)).orElseThrow();
-        Path file = jobsFile(directory, db, "", ok, failed, busy, fresh);
+        RunRequest asked = leases.controls().requestRun("cron:" + manual, UUID.randomUUID().toString(), "alice");
+        leases.manualRounds().claim(asked).orElseThrow();
+        Path file = jobsFile(directory, db, "", ok, failed, busy, fresh, manual);
 
         CommandRun status = run("status", "--config", file.toString());
         assertEquals(0, status.status(), status.err());
@@ -157,5 +161,8 @@ class HistoryCommandTest {
         assertTrue(busyLine.matches(".*\\) +- +1 .*"), "running, nothing ended yet: " + busyLine);
         String freshLine = lines.stream().filter(l -> l.startsWith(fresh + " ")).findFirst().orElseThrow();
         assertTrue(freshLine.matches(".*\\) +- +0 .*never ran.*"), freshLine);
+        // A manual round is no instant: only its run request tells that it runs.
+        String manualLine = lines.stream().filter(l -> l.startsWith(manual + " ")).findFirst().orElseThrow();
+        assertTrue(manualLine.matches(".*\\) +- +1 \\(run now, asked by alice\\) .*"), manualLine);
     }
 }

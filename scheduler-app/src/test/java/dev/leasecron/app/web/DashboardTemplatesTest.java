@@ -15,6 +15,8 @@ import dev.leasecron.lease.HistoryEntry;
 import dev.leasecron.lease.HistoryOutcome;
 import dev.leasecron.lease.HistoryTrigger;
 import dev.leasecron.lease.LeaseRow;
+import dev.leasecron.lease.RunRequest;
+import dev.leasecron.lease.RunRequestState;
 import dev.leasecron.lease.Suspension;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,7 +44,8 @@ class DashboardTemplatesTest {
             "", Optional.of(NOW), Optional.of(NOW.plusMillis(40)), Optional.of(Duration.ofMillis(5)),
             Optional.of(Duration.ofMillis(40)), "command exited with code 1: " + PAYLOAD));
     private final HolderView holder = new HolderView(new LeaseRow(spec.leaseName(), "token", "replica" + PAYLOAD, 3,
-            NOW.plusSeconds(10).toEpochMilli(), NOW.toEpochMilli(), NOW.toEpochMilli(), 0, NOW.toEpochMilli()));
+            NOW.plusSeconds(10).toEpochMilli(), NOW.toEpochMilli(), NOW.toEpochMilli(), 0, NOW.toEpochMilli()),
+            Optional.empty());
     private final JobView job = new JobView(spec, List.of(NOW.plusSeconds(5)), Optional.of(holder), Optional.of(failed),
             List.of(failed));
 
@@ -81,6 +84,32 @@ class DashboardTemplatesTest {
         assertEquals("disk full " + PAYLOAD, json.path("suspended").path("reason").asText());
         assertEquals(NOW.toString(), json.path("suspended").path("since").asText());
         assertTrue(new ObjectMapper().readTree(ApiJson.write(ApiJson.job(job))).path("suspended").isNull());
+    }
+
+    @Test
+    void aManualRoundShowsAsRunningWithItsRequesterEscapedOnBothPagesAndInItsJson() throws Exception {
+        // A manual round is no instant: the lease row says nothing runs, the run request says it does.
+        LeaseRow row = new LeaseRow(spec.leaseName(), "token", "replica", 4, NOW.plusSeconds(10).toEpochMilli(),
+                NOW.toEpochMilli(), 0, 0, NOW.toEpochMilli());
+        RunRequest request = new RunRequest("req-1", spec.leaseName(), "alice" + PAYLOAD, NOW, RunRequestState.RUNNING,
+                Optional.of("replica"), 4, Optional.of(HistoryOutcome.RUNNING));
+        JobView manual = new JobView(spec, List.of(), Optional.of(new HolderView(row, Optional.of(request))),
+                Optional.empty(), List.of());
+
+        for (String html : List.of(
+                templates.render("index.jte", new Pages.JobsPage("self", NOW, List.of(manual), List.of())),
+                templates.render("job.jte", new Pages.JobPage("self", NOW, manual, RoundFilter.of(null, null), List.of(),
+                        List.of())))) {
+            assertEscaped(html);
+            assertTrue(html.contains("running</span>"), html);
+            assertTrue(html.contains("run now · asked by alice" + ESCAPED), html);
+        }
+        JsonNode holder = new ObjectMapper().readTree(ApiJson.write(ApiJson.job(manual))).path("holder");
+        assertEquals("req-1", holder.path("run_request").asText());
+        assertTrue(holder.path("running_instant").isNull(), holder.toString());
+        JsonNode scheduled = new ObjectMapper().readTree(ApiJson.write(ApiJson.job(job))).path("holder");
+        assertEquals(NOW.toString(), scheduled.path("running_instant").asText());
+        assertTrue(scheduled.path("run_request").isNull(), scheduled.toString());
     }
 
     @Test

@@ -43,7 +43,9 @@ public final class ApiJson {
             boolean enabled, String scope, Suspended suspended, List<String> nextInstants, Holder holder,
             Round lastEnded, List<Round> recentRounds) {}
 
-    public record Holder(String instance, long term, boolean held, String expiresAt, String runningInstant) {}
+    /** {@code runningInstant}: the instant of a scheduled round running now; {@code runRequest}: the id of a manual one. */
+    public record Holder(String instance, long term, boolean held, String expiresAt, String runningInstant,
+            String runRequest) {}
 
     public record Round(String instant, String lastInstant, long instants, String outcome, String trigger,
             String instance, long term, boolean rerun, String requestedBy, String startedAt, String endedAt,
@@ -123,7 +125,7 @@ public final class ApiJson {
 
     private static Holder holder(HolderView h) {
         return new Holder(h.instance(), h.term(), h.held(), h.expiresAt().toString(),
-                h.running() ? Instant.ofEpochMilli(h.row().unfinishedSlotMs()).toString() : null);
+                h.runningInstant().map(Instant::toString).orElse(null), h.manual().map(RunRequest::id).orElse(null));
     }
 
     static Round round(HistoryEntry e) {
