@@ -21,8 +21,9 @@ public final class Main {
     }
 
     /**
-     * Sets up logging in the format {@code LEASECRON_LOG_FORMAT} names, then runs {@code args}. A
-     * variable naming no format is a usage mistake, whatever the command: one line and status 2.
+     * Sets up logging to stderr in the format {@code LEASECRON_LOG_FORMAT} names (the daemon's
+     * {@code run} moves it to stdout), then runs {@code args}. A variable naming no format is a usage
+     * mistake, whatever the command: one line and status 2.
      */
     static int execute(CommandLine commandLine, String[] args, Map<String, String> environment) {
         LogFormat format;
@@ -33,7 +34,7 @@ public final class Main {
             commandLine.getErr().flush();
             return CommandLine.ExitCode.USAGE;
         }
-        LoggingSetup.configure(format);
+        LoggingSetup.configureForCommand(format);
         return commandLine.execute(args);
     }
 

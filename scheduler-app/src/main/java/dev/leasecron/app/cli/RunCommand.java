@@ -67,9 +67,8 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
-        if (logFormat != null) {
-            LoggingSetup.configure(logFormat);
-        }
+        // The daemon's logs are its output, on stdout; Main validated the variable already.
+        LoggingSetup.configure(logFormat != null ? logFormat : LogFormat.fromEnvironment(context.environment()));
         try (JobRegistry registry = plugins.load(context)) {
             ConfigLoader loader = new ConfigLoader(context.environment(), PluginsOption.checker(registry));
             Optional<JobsConfig> loaded = config.load(loader, err);

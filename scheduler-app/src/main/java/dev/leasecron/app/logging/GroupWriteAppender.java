@@ -11,11 +11,12 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import net.logstash.logback.encoder.CompositeJsonEncoder;
 import net.logstash.logback.encoder.StreamingEncoder;
 
 /**
- * Writes entries to stdout from one platform thread of its own, a group at a time, and returns to
+ * Writes entries to stdout (or stderr) from one platform thread of its own, a group at a time, and returns to
  * the thread that logged once its entry is written: a line logged is in the operating system's
  * hands when the call returns, as with a plain console appender, so a replica killed afterwards
  * has not lost it.
@@ -37,6 +38,8 @@ final class GroupWriteAppender extends UnsynchronizedAppenderBase<ILoggingEvent>
     /** The encoded group, reused: only the writer thread touches it. */
     private final ByteArrayOutputStream encoded = new ByteArrayOutputStream(64 * 1024);
     private Encoder<ILoggingEvent> encoder;
+    /** The stream of the moment, as Logback's console appender writes to: tests swap System.out. */
+    private Supplier<PrintStream> target = () -> System.out;
     /** The encoder when it can write into the group's buffer, not through an array of its own. */
     private StreamingEncoder<ILoggingEvent> streaming;
     private Group open = new Group();
@@ -63,6 +66,10 @@ final class GroupWriteAppender extends UnsynchronizedAppenderBase<ILoggingEvent>
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    void setTarget(Supplier<PrintStream> target) {
+        this.target = target;
     }
 
     void setEncoder(Encoder<ILoggingEvent> encoder) {
@@ -169,8 +176,7 @@ final class GroupWriteAppender extends UnsynchronizedAppenderBase<ILoggingEvent>
             }
         }
         try {
-            // The stdout of the moment, as Logback's console appender writes to: tests swap it.
-            PrintStream out = System.out;
+            PrintStream out = target.get();
             encoded.writeTo(out);
             out.flush();
         } catch (IOException e) {
@@ -180,8 +186,9 @@ final class GroupWriteAppender extends UnsynchronizedAppenderBase<ILoggingEvent>
 
     private void writeAlone(ILoggingEvent entry) {
         try {
-            System.out.write(encoder.encode(entry));
-            System.out.flush();
+            PrintStream out = target.get();
+            out.write(encoder.encode(entry));
+            out.flush();
         } catch (IOException | RuntimeException e) {
             addError("could not write a log entry", e);
         }

@@ -6,22 +6,25 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.encoder.Encoder;
+import java.io.PrintStream;
 import java.util.List;
+import java.util.function.Supplier;
 import net.logstash.logback.encoder.LogstashEncoder;
 import net.logstash.logback.fieldnames.LogstashFieldNames;
 import net.logstash.logback.stacktrace.ShortenedThrowableConverter;
 import org.slf4j.LoggerFactory;
 
 /**
- * Configures Logback for the daemon, replacing what {@code logback.xml} set up: entries at INFO and
- * above go to stdout in the chosen {@link LogFormat}, encoded and written by one thread
+ * Configures Logback, replacing what {@code logback.xml} set up: entries at INFO and above go in
+ * the chosen {@link LogFormat} to stdout for the daemon, to stderr for the other commands (whose
+ * stdout is their answer, read by people and scripts), encoded and written by one thread
  * ({@link GroupWriteAppender}); the libraries the daemon uses log only WARN and
  * above; jOOQ prints neither its banner, nor its tips, nor its warning about the database's version.
  *
  * <p>In JSON, each line is one object with {@code @timestamp} (ISO-8601 UTC), {@code level},
  * {@code logger}, {@code thread}, {@code message}, {@code stack_trace} when there is an exception,
- * and MDC entries and {@link Event} fields at the top level. The CLI calls {@link #configure} first
- * thing, before anything logs.
+ * and MDC entries and {@link Event} fields at the top level. The CLI calls {@link #configureForCommand}
+ * first thing, before anything logs, and {@code run} then {@link #configure}.
  */
 public final class LoggingSetup {
     /** Loggers of libraries, which log only WARN and above: their INFO is noise in a daemon's log. */
@@ -49,23 +52,33 @@ public final class LoggingSetup {
 
     private LoggingSetup() {}
 
-    /** Sends all logging to stdout in {@code format}, from now on. */
+    /** Sends all logging to stdout in {@code format}, from now on: the daemon's. */
     public static void configure(LogFormat format) {
+        configure(format, () -> System.out);
+    }
+
+    /** Sends all logging to stderr in {@code format}, from now on: a command's, whose stdout is its answer. */
+    public static void configureForCommand(LogFormat format) {
+        configure(format, () -> System.err);
+    }
+
+    private static void configure(LogFormat format, Supplier<PrintStream> to) {
         // jOOQ reads these when its first class loads, so they must be set before any database work.
         System.setProperty("org.jooq.no-logo", "true");
         System.setProperty("org.jooq.no-tips", "true");
 
         LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
         context.reset();
-        GroupWriteAppender stdout = new GroupWriteAppender();
-        stdout.setContext(context);
-        stdout.setName("stdout");
-        stdout.setEncoder(encoder(format, context));
-        stdout.start();
+        GroupWriteAppender appender = new GroupWriteAppender();
+        appender.setContext(context);
+        appender.setName("console");
+        appender.setTarget(to);
+        appender.setEncoder(encoder(format, context));
+        appender.start();
 
         Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         root.setLevel(Level.INFO);
-        root.addAppender(stdout);
+        root.addAppender(appender);
         LIBRARY_LOGGERS.forEach(name -> context.getLogger(name).setLevel(Level.WARN));
         context.getLogger(JOOQ_VERSION_CHECK).setLevel(Level.ERROR);
     }

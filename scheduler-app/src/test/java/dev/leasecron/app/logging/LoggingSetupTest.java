@@ -195,6 +195,20 @@ class LoggingSetupTest {
     }
 
     @Test
+    void theDaemonLogsToStdoutAndTheOtherCommandsToStderrWhereTheirAnswerIsNot() throws IOException {
+        LoggingSetup.configureForCommand(LogFormat.JSON);
+        Printed command = printed(() -> Event.of(Events.JOB_SUSPENDED).with("job", "backup").info(log));
+        assertEquals(List.of(), command.out());
+        assertEquals(1, command.err().size(), command.err()::toString);
+        assertEquals("job.suspended", JSON.readTree(command.err().getFirst()).get("event").asText());
+
+        LoggingSetup.configure(LogFormat.JSON);
+        Printed daemon = printed(() -> Event.of(Events.ROUND_END).with("job", "backup").info(log));
+        assertEquals(1, daemon.out().size(), daemon.out()::toString);
+        assertEquals(List.of(), daemon.err());
+    }
+
+    @Test
     void formatNamesAreCaseInsensitiveAndUnknownOnesAreRefused() {
         assertEquals(LogFormat.CONSOLE, LogFormat.parse(" Console "));
         assertEquals(LogFormat.JSON, LogFormat.parse("json"));
@@ -210,14 +224,26 @@ class LoggingSetupTest {
 
     /** The lines {@code logging} writes to stdout; the daemon's appender writes to the current System.out. */
     private static List<String> stdoutOf(Runnable logging) {
-        PrintStream original = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        return printed(logging).out();
+    }
+
+    /** The lines {@code logging} printed on stdout and on stderr. */
+    private static Printed printed(Runnable logging) {
+        PrintStream originalOut = System.out;
+        PrintStream originalErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
         try {
             logging.run();
         } finally {
-            System.setOut(original);
+            System.setOut(originalOut);
+            System.setErr(originalErr);
         }
-        return captured.toString(StandardCharsets.UTF_8).lines().toList();
+        return new Printed(out.toString(StandardCharsets.UTF_8).lines().toList(),
+                err.toString(StandardCharsets.UTF_8).lines().toList());
     }
+
+    private record Printed(List<String> out, List<String> err) {}
 }
