@@ -31,9 +31,18 @@ import javax.sql.DataSource;
  * with SIGTERM and judges from their logs alone, as an operator would: every {@code round.start} of a
  * measured instant (its {@code fire_delay_ms}), the instants no replica ran, those run twice, and every
  * WARN or ERROR event. CPU is each replica's process and the benchmark PostgreSQL's over the same seconds.
+ *
+ * <p>With {@code --recover-jobs N}, the load then drops: every replica's jobs file is cut to its first N
+ * jobs, as an operator's edit lands, and after {@link #RECOVERY_SETTLE_S} seconds
+ * {@link #RECOVERY_SECONDS} instants of those N jobs are judged as the measured ones were
+ * ({@code recovery} in the result): an overloaded cluster must come back to running every instant on
+ * time by itself.
  */
 public final class DaemonCell {
     private static final Pattern HISTOGRAM_TOTAL = Pattern.compile("(?m)^Total\\s+\\d+\\s+(\\d+)\\s*$");
+    /** From the jobs file's cut to the first instant judged: the reload, and the backlog given up. */
+    static final int RECOVERY_SETTLE_S = 30;
+    static final int RECOVERY_SECONDS = 30;
 
     public static void main(String[] args) throws Exception {
         Map<String, String> a = Args.parse(args);
@@ -54,6 +63,7 @@ public final class DaemonCell {
         // Rows per job already in the history when the replicas start, as a long-running cluster's purge
         // keeps them (history.maxRowsPerJob, 1,000 by default); 0, a cluster whose history is new.
         int historyRows = Integer.parseInt(a.getOrDefault("history", "0"));
+        int recoverJobs = Integer.parseInt(a.getOrDefault("recover-jobs", "0"));
 
         HikariDataSource admin = Cell.pool(a, "admin", 2);
         new LeasecronContender().prepareSchema(admin);
@@ -101,6 +111,16 @@ public final class DaemonCell {
             for (DaemonReplica d : daemons) {
                 heapBytes += heapAfterGc(d);
             }
+            long recoveryFirst = 0;
+            long recoveryLast = 0;
+            if (recoverJobs > 0) {
+                for (DaemonReplica d : daemons) {
+                    d.keepJobs(recoverJobs, schedule);
+                }
+                recoveryFirst = Math.ceilDiv(clock.nowMs() / 1000 + RECOVERY_SETTLE_S + 1, period) * period * 1000;
+                recoveryLast = recoveryFirst + (RECOVERY_SECONDS - 1) * 1000L;
+                Cell.sleepUntil(clock, recoveryLast + 5_000);
+            }
             for (DaemonReplica d : daemons) {
                 d.stop();
             }
@@ -140,6 +160,18 @@ public final class DaemonCell {
             result.put("metrics_scrapes", scrapes);
             result.put("heap_after_gc_mib", heapBytes / (1024.0 * 1024.0));
             result.put("history_rows_per_job_at_start", historyRows);
+            if (recoverJobs > 0) {
+                List<DaemonLog> after = new ArrayList<>();
+                for (DaemonReplica d : daemons) {
+                    after.add(DaemonLog.read(d.log, recoveryFirst - 500, recoveryLast + 5_000));
+                }
+                Map<String, Object> recovery = new LinkedHashMap<>();
+                recovery.put("jobs", recoverJobs);
+                recovery.put("settle_s", RECOVERY_SETTLE_S);
+                recovery.put("instants", RECOVERY_SECONDS);
+                recovery.putAll(judge(after, recoveryFirst, recoveryLast, recoverJobs, RECOVERY_SECONDS, period));
+                result.put("recovery", recovery);
+            }
             result.put("settings", "the shaded jar's run, " + (image ? "the image's JVM flags " : "plain java -jar ")
                     + String.join(" ", flags) + "; pool " + Cell.POOL_SIZE + "; jobs of the example plugin's type hello "
                     + "(one INFO line per round); JSON logs at INFO into a file; /metrics scraped every 30 s; judged from the logs");
@@ -163,7 +195,7 @@ public final class DaemonCell {
         long lines = 0;
         for (DaemonLog log : logs) {
             for (DaemonLog.Fire f : log.fires) {
-                if (f.instantMs() < first || f.instantMs() > last) {
+                if (f.instantMs() < first || f.instantMs() > last || f.job() >= jobs) {
                     continue;
                 }
                 if (f.rerun()) {

@@ -29,8 +29,9 @@ final class DaemonLog {
     long lines;
 
     /**
-     * Reads {@code log}; WARN and ERROR events count when their {@code @timestamp} lies between
-     * {@code fromMs} and {@code toMs} (the replica's clock, on the database's machine or near it).
+     * Reads {@code log}: the rounds of the instants between {@code fromMs} and {@code toMs}, and the WARN
+     * and ERROR events whose {@code @timestamp} lies between them (the replica's clock, on the
+     * database's machine or near it).
      */
     static DaemonLog read(Path log, long fromMs, long toMs) throws IOException {
         DaemonLog d = new DaemonLog();
@@ -50,10 +51,13 @@ final class DaemonLog {
                 JsonNode n = json.readTree(line);
                 String event = n.path("event").asText("(no event)");
                 if (roundStart) {
+                    long instant = Instant.parse(n.path("instant").asText()).toEpochMilli();
+                    if (instant < fromMs || instant > toMs) {
+                        continue;
+                    }
                     String job = n.path("job").asText();
-                    d.fires.add(new Fire(Integer.parseInt(job.substring(job.indexOf('-') + 1)),
-                            Instant.parse(n.path("instant").asText()).toEpochMilli(), n.path("fire_delay_ms").asLong(),
-                            n.path("rerun").asBoolean()));
+                    d.fires.add(new Fire(Integer.parseInt(job.substring(job.indexOf('-') + 1)), instant,
+                            n.path("fire_delay_ms").asLong(), n.path("rerun").asBoolean()));
                 } else {
                     long at = Instant.parse(n.path("@timestamp").asText()).toEpochMilli();
                     if (at < fromMs || at > toMs) {

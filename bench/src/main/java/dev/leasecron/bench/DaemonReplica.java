@@ -3,6 +3,7 @@ package dev.leasecron.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -21,11 +22,16 @@ final class DaemonReplica {
     private final Process process;
     private final int port;
     final Path log;
+    private final Path config;
+    /** The jobs file up to its {@code jobs:} key. */
+    private final String head;
 
-    private DaemonReplica(Process process, int port, Path log) {
+    private DaemonReplica(Process process, int port, Path log, Path config, String head) {
         this.process = process;
         this.port = port;
         this.log = log;
+        this.config = config;
+        this.head = head;
     }
 
     /**
@@ -39,17 +45,9 @@ final class DaemonReplica {
         // directory, and the replicas' logs written beside it would wake that watch on every line.
         Path config = Files.createDirectories(Path.of(out + "-config")).resolve("leasecron.yaml");
         int port = 18080 + replica;
-        StringBuilder yaml = new StringBuilder(64 * jobs + 256);
-        yaml.append("database:\n  url: ").append(url).append("\n  username: ").append(user)
-                .append("\n  pool:\n    maxSize: ").append(Cell.POOL_SIZE)
-                .append("\ninstance: bench-").append(replica)
-                .append("\nhttp:\n  port: ").append(port)
-                .append("\nshutdownGrace: 2s\njobs:\n");
-        for (int j = 0; j < jobs; j++) {
-            yaml.append("  - name: job-").append(j).append("\n    schedule: \"").append(schedule)
-                    .append("\"\n    type: hello\n    catchUp: none\n");
-        }
-        Files.writeString(config, yaml);
+        String head = "database:\n  url: " + url + "\n  username: " + user + "\n  pool:\n    maxSize: " + Cell.POOL_SIZE
+                + "\ninstance: bench-" + replica + "\nhttp:\n  port: " + port + "\nshutdownGrace: 2s\njobs:\n";
+        Files.writeString(config, yaml(head, jobs, schedule));
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jvmFlags);
@@ -60,7 +58,26 @@ final class DaemonReplica {
                 config.toString(), "--plugins", plugins.toString()));
         Path log = Path.of(out + ".log");
         Process p = new ProcessBuilder(cmd).redirectOutput(log.toFile()).redirectError(Path.of(out + ".err").toFile()).start();
-        return new DaemonReplica(p, port, log);
+        return new DaemonReplica(p, port, log, config, head);
+    }
+
+    private static String yaml(String head, int jobs, String schedule) {
+        StringBuilder yaml = new StringBuilder(64 * jobs + 256).append(head);
+        for (int j = 0; j < jobs; j++) {
+            yaml.append("  - name: job-").append(j).append("\n    schedule: \"").append(schedule)
+                    .append("\"\n    type: hello\n    catchUp: none\n");
+        }
+        return yaml.toString();
+    }
+
+    /**
+     * Replaces the jobs file with the first {@code jobs} of its jobs, whole at once (written beside it,
+     * then moved over it, as a ConfigMap's update lands): the running daemon reloads it.
+     */
+    void keepJobs(int jobs, String schedule) throws IOException {
+        Path next = config.resolveSibling(config.getFileName() + ".next");
+        Files.writeString(next, yaml(head, jobs, schedule));
+        Files.move(next, config, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     /** The ops port: {@code /metrics}, the probes, the dashboard. */

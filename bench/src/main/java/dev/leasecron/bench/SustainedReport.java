@@ -25,7 +25,8 @@ final class SustainedReport {
                 + "(leasecron) or before the cell stopped (peers). CPU: the replicas' processes and PostgreSQL's over the "
                 + "measured seconds, per round run, and in cores; JIT: of the JVM CPU, the compiler threads' (leasecron) or the "
                 + "JVM's compilation time (peers) within the measured seconds, what the warm-up left of the JIT's work. A step is clean with 0 not run, 0 duplicates and p99 ≤ 1 s; "
-                + "the ceiling is the last clean step; `overload` cells offer leasecron twice its ceiling.\n\n");
+                + "the ceiling is the last clean step; `overload` cells offer leasecron twice its ceiling, then drop it "
+                + "to the ceiling (its recovery).\n\n");
         md.append("| scheduler | jobs/s offered | rounds/s run | not run | duplicates | p50 ms | p99 ms | max ms "
                 + "| JVM CPU ms/round | JIT ms while measured | DB CPU ms/round | JVM cores | DB cores | heap after GC MiB (all replicas) | clean | WARN/ERROR events |\n");
         md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
@@ -54,6 +55,18 @@ final class SustainedReport {
                     .append(" | ").append(Boolean.TRUE.equals(c.get("clean")) ? "yes" : "**no**")
                     .append(" | ").append(c.containsKey("warnings_in_window") ? c.get("warnings_in_window")
                             : c.containsKey("warnings") ? c.get("warnings") + " (whole run, warm-up included)" : "").append(" |\n");
+        }
+        for (Map<String, Object> c : cells) {
+            if (c.get("recovery") instanceof Map<?, ?> r) {
+                md.append("\nRecovery of ").append(c.get("scheduler")).append(" at ").append(c.get("jobs"))
+                        .append(" jobs/s: its jobs file cut to ").append(r.get("jobs")).append(" jobs, then ")
+                        .append(r.get("instants")).append(" instants judged from ").append(r.get("settle_s"))
+                        .append(" s after the cut: ").append(fmt(r.get("rounds_per_s"), 0)).append(" rounds/s, not run ")
+                        .append(fmt(r.get("not_run"), 0)).append(", duplicates ").append(fmt(r.get("duplicates"), 0))
+                        .append(", p50 / p99 ").append(fmt(r.get("delay_p50_ms"), 0)).append(" / ")
+                        .append(fmt(r.get("delay_p99_ms"), 0)).append(" ms, WARN/ERROR events ")
+                        .append(r.get("warnings_in_window")).append(".\n");
+            }
         }
         md.append("\nCeilings (jobs every second, R=").append(((Map<String, Object>) run.get("sustained_workload")).get("replicas"))
                 .append(", clean): ").append(run.get("ceilings")).append("\n\n");
