@@ -125,12 +125,6 @@ public final class DaemonCell {
                 d.stop();
             }
 
-            List<DaemonLog> logs = new ArrayList<>();
-            for (DaemonReplica d : daemons) {
-                // Events of the warm-up (the JIT still compiling) are not the load's: those of the
-                // measured seconds and the 5 s after them count.
-                logs.add(DaemonLog.read(d.log, first - 500, last + 5_000));
-            }
             Map<String, Object> result = new LinkedHashMap<>();
             result.put("scheduler", scheduler);
             result.put("jobs", jobs);
@@ -139,7 +133,7 @@ public final class DaemonCell {
             result.put("sustained", true);
             result.put("warmup_s", warmup);
             result.put("instants", seconds);
-            result.putAll(judge(logs, first, last, jobs, seconds, period));
+            result.putAll(judge(daemons, first, last, jobs, seconds, period));
             long jvmCpu = 0;
             for (int i = 0; i < daemons.size(); i++) {
                 jvmCpu += cpuAfter[i] - cpuBefore[i];
@@ -161,15 +155,11 @@ public final class DaemonCell {
             result.put("heap_after_gc_mib", heapBytes / (1024.0 * 1024.0));
             result.put("history_rows_per_job_at_start", historyRows);
             if (recoverJobs > 0) {
-                List<DaemonLog> after = new ArrayList<>();
-                for (DaemonReplica d : daemons) {
-                    after.add(DaemonLog.read(d.log, recoveryFirst - 500, recoveryLast + 5_000));
-                }
                 Map<String, Object> recovery = new LinkedHashMap<>();
                 recovery.put("jobs", recoverJobs);
                 recovery.put("settle_s", RECOVERY_SETTLE_S);
                 recovery.put("instants", RECOVERY_SECONDS);
-                recovery.putAll(judge(after, recoveryFirst, recoveryLast, recoverJobs, RECOVERY_SECONDS, period));
+                recovery.putAll(judge(daemons, recoveryFirst, recoveryLast, recoverJobs, RECOVERY_SECONDS, period));
                 result.put("recovery", recovery);
             }
             result.put("settings", "the shaded jar's run, " + (image ? "the image's JVM flags " : "plain java -jar ")
@@ -185,7 +175,15 @@ public final class DaemonCell {
         }
     }
 
-    private static Map<String, Object> judge(List<DaemonLog> logs, long first, long last, int jobs, int seconds, int period) {
+    /** Judges the instants from {@code first} to {@code last} of the first {@code jobs} jobs from the replicas' logs. */
+    private static Map<String, Object> judge(List<DaemonReplica> daemons, long first, long last, int jobs, int seconds,
+            int period) throws IOException {
+        List<DaemonLog> logs = new ArrayList<>();
+        for (DaemonReplica d : daemons) {
+            // Events of the warm-up (the JIT still compiling) are not the load's: those of the
+            // judged seconds and the 5 s after them count.
+            logs.add(DaemonLog.read(d.log, first - 500, last + 5_000));
+        }
         Map<Long, Integer> runs = new HashMap<>();
         List<Long> delays = new ArrayList<>();
         long reruns = 0;

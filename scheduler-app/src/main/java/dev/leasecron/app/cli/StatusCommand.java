@@ -38,9 +38,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code leasecron status --config FILE}: the lease row of every job of the file, read from the
  * primary database and judged by its clock: the next instant, the last round's outcome and its age
- * (from the round history), whether a round runs now (ACTIVE, a manual one too), whether an operator suspended the job
- * and who and why (SUSPEND), who holds the lease, the term, the last
- * instant on record, an unfinished or rerun instant, and when the lease expires.
+ * (from the round history), whether a round runs now (ACTIVE, a manual one too), whether an operator
+ * suspended the job and who and why (SUSPEND), who holds the lease, the term, the last instant on
+ * record, an unfinished or rerun instant, and when the lease expires.
  *
  * <p>It only reads: a database without the lease table, or an SQLite file that does not exist, is
  * reported as having nothing yet, never created. A relative SQLite file is found beside the jobs

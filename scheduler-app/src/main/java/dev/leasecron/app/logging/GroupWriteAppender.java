@@ -16,10 +16,10 @@ import net.logstash.logback.encoder.CompositeJsonEncoder;
 import net.logstash.logback.encoder.StreamingEncoder;
 
 /**
- * Writes entries to stdout (or stderr) from one platform thread of its own, a group at a time, and returns to
- * the thread that logged once its entry is written: a line logged is in the operating system's
- * hands when the call returns, as with a plain console appender, so a replica killed afterwards
- * has not lost it.
+ * Writes entries to stdout (or stderr) from one platform thread of its own, a group at a time, and
+ * returns to the thread that logged once its entry is written: a line logged is in the operating
+ * system's hands when the call returns, as with a plain console appender, so a replica killed
+ * afterwards has not lost it.
  *
  * <p>Why not encode on the logging thread: every round runs on a virtual thread of its own, and
  * the JSON encoder keeps its generator and buffers per thread, released only once a collection has
